@@ -1,0 +1,38 @@
+# hympi_add_mpi_test(NAME <name> COMMAND <target> NP <n> [NODE_SIZE <k>] [ARGS ...]
+#                    [ENV VAR=value ...] [PASS_REGEX <regex>] [LABELS ...])
+# Runs ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} n ${MPIEXEC_PREFLAGS} <target>
+# ${MPIEXEC_POSTFLAGS} args. NODE_SIZE sets HYMPI_NODE_SIZE (emulated nodes).
+#
+# What each MPI needs on this kind of machine goes here, not in library code:
+#  - Open MPI as root: OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM); more ranks than cores:
+#    rmaps_base_oversubscribe. MPICH needs nothing.
+#  - HYMPI_TIMEOUT: a hang becomes a watchdog message within a minute.
+string(FIND "${MPI_CXX_LIBRARY_VERSION_STRING}" "Open MPI" _hympi_is_openmpi)
+if(_hympi_is_openmpi GREATER_EQUAL 0)
+  set(HYMPI_MPI_FLAVOR openmpi)
+  set(HYMPI_MPI_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+      OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none)
+else()
+  set(HYMPI_MPI_FLAVOR mpich)
+  set(HYMPI_MPI_ENV)
+endif()
+message(STATUS "hympi: MPI tests use ${MPIEXEC_EXECUTABLE} (${HYMPI_MPI_FLAVOR})")
+
+function(hympi_add_mpi_test)
+  cmake_parse_arguments(T "" "NAME;COMMAND;NP;NODE_SIZE;PASS_REGEX;TIMEOUT" "ARGS;ENV;LABELS" ${ARGN})
+  set(env ${HYMPI_MPI_ENV} HYMPI_TIMEOUT=60 ${T_ENV})
+  if(T_NODE_SIZE)
+    list(APPEND env HYMPI_NODE_SIZE=${T_NODE_SIZE})
+  endif()
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 300)
+  endif()
+  add_test(NAME ${T_NAME}
+           COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${T_NP} ${MPIEXEC_PREFLAGS}
+                   $<TARGET_FILE:${T_COMMAND}> ${MPIEXEC_POSTFLAGS} ${T_ARGS})
+  set_tests_properties(${T_NAME} PROPERTIES ENVIRONMENT "${env}" TIMEOUT ${T_TIMEOUT}
+                       LABELS "mpi;${HYMPI_MPI_FLAVOR};${T_LABELS}" PROCESSORS ${T_NP})
+  if(T_PASS_REGEX)
+    set_tests_properties(${T_NAME} PROPERTIES PASS_REGULAR_EXPRESSION "${T_PASS_REGEX}")
+  endif()
+endfunction()

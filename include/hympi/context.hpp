@@ -1,0 +1,66 @@
+// The entry point: topology, shared windows and the collectives of one communicator.
+//
+//   hympi::Context ctx(MPI_COMM_WORLD);            // collective; options from HYMPI_*
+//   ctx.barrier();
+//   ctx.allreduce(in, out, n, hympi::Op::sum);     // double, float, int32_t, int64_t
+//   double total = ctx.allreduce(local, hympi::Op::sum);
+//
+// Inside a node the collectives run over shared memory and C++ atomics (a tree of ranks);
+// between nodes the node leaders use MPI. All calls are collective over the communicator,
+// must be made in the same order with the same arguments (checked: a mismatch throws
+// hympi::Error on every rank), and need no synchronization between consecutive calls.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <memory>
+
+#include "hympi/options.hpp"
+#include "hympi/topology.hpp"
+#include "hympi/types.hpp"
+
+namespace hympi {
+
+class Context {
+ public:
+  explicit Context(MPI_Comm comm = MPI_COMM_WORLD, Options options = Options::from_env());
+  ~Context();
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  const Topology& topology() const;
+  const Options& options() const;
+
+  void barrier();
+  /// `in` may equal `out` (in place). Any count, including 0.
+  void allreduce(const void* in, void* out, std::size_t count, Datatype type, Op op);
+  /// Only `root` (a rank of the communicator) receives the result in `out`.
+  void reduce(const void* in, void* out, std::size_t count, Datatype type, Op op, int root);
+  void bcast(void* data, std::size_t count, Datatype type, int root);
+
+  template <class T>
+  void allreduce(const T* in, T* out, std::size_t count, Op op) {
+    allreduce(in, out, count, datatype_of<T>(), op);
+  }
+  template <class T>
+  T allreduce(T value, Op op) {
+    T result;
+    allreduce(&value, &result, 1, datatype_of<T>(), op);
+    return result;
+  }
+  template <class T>
+  void reduce(const T* in, T* out, std::size_t count, Op op, int root) {
+    reduce(in, out, count, datatype_of<T>(), op, root);
+  }
+  template <class T>
+  void bcast(T* data, std::size_t count, int root) {
+    bcast(data, count, datatype_of<T>(), root);
+  }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace hympi

@@ -1,0 +1,8 @@
+// hympi: hybrid MPI+MPI communication for mesh codes on multicore nodes.
+#pragma once
+
+#include "hympi/context.hpp"
+#include "hympi/options.hpp"
+#include "hympi/shared_window.hpp"
+#include "hympi/topology.hpp"
+#include "hympi/types.hpp"

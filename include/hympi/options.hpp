@@ -1,0 +1,60 @@
+// Run-time choices of a hympi::Context. Every field has an environment variable, read by
+// Options::from_env(), so a job can be tuned without recompiling.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace hympi {
+
+/// How a rank waits for a peer (HYMPI_WAIT). See src/core/wait.hpp.
+enum class WaitPolicy { adaptive, spin, yield, sleep };
+
+/// Shape of the intranode tree (HYMPI_TREE=kary:K | binomial).
+enum class TreeShape { kary, binomial };
+
+/// Barrier algorithm inside a node (HYMPI_BARRIER).
+enum class BarrierAlgorithm {
+  combining,     // tree of arrival words, tree release (default; no hot counter)
+  counter_tree,  // one arrival counter at the leader, tree release (seed Alg. 2)
+  counter_flat,  // one arrival counter, the leader releases everyone (seed Alg. 1)
+};
+
+/// Memory orders of the protocols (HYMPI_ORDERS=tuned|seq_cst): seq_cst is the seed
+/// paper's ablation baseline, kept for benchmarks.
+enum class MemoryOrders { tuned, seq_cst };
+
+struct Options {
+  /// Emulated nodes (HYMPI_NODE_SIZE): split each shared-memory node into groups of this
+  /// many consecutive ranks, so internode paths run on one machine. 0: real nodes.
+  int node_size = 0;
+  WaitPolicy wait = WaitPolicy::adaptive;
+  /// Watchdog (HYMPI_TIMEOUT, seconds): a wait longer than this aborts the job with the
+  /// operation, ranks and sequence numbers. 0 disables it.
+  double timeout_s = 600.0;
+  TreeShape tree = TreeShape::kary;
+  int tree_arity = 4;
+  /// Order the tree by socket / L3 domain as hwloc reports the ranks' bindings
+  /// (HYMPI_TOPO_AWARE=0 turns it off).
+  bool topology_aware = true;
+  BarrierAlgorithm barrier = BarrierAlgorithm::combining;
+  MemoryOrders orders = MemoryOrders::tuned;
+  /// Per-rank shared buffer of the collectives (HYMPI_COLL_BUFFER, bytes); larger counts
+  /// go through it in chunks.
+  std::size_t collective_buffer_bytes = 256 * 1024;
+  /// Check across nodes that every rank called the same collective with the same
+  /// arguments (HYMPI_VERIFY=0 saves one small MPI_Allreduce among node leaders per call;
+  /// the check inside a node is always on and free).
+  bool verify = true;
+
+  /// Defaults overridden by the HYMPI_* environment variables; a malformed value throws
+  /// hympi::Error naming the variable and what it accepts.
+  static Options from_env();
+};
+
+const char* name_of(WaitPolicy policy);
+const char* name_of(BarrierAlgorithm algorithm);
+const char* name_of(MemoryOrders orders);
+std::string describe(const Options& options);
+
+}  // namespace hympi

@@ -1,0 +1,41 @@
+// An MPI-3 shared-memory window with hympi's placement rules (DESIGN.md rule 6):
+// MPI_Win_allocate_shared with alloc_shared_noncontig, each rank's segment aligned by
+// hympi itself (Open MPI 4.1 only guarantees 8 bytes), zero-filled and first-touched by
+// its owner, peers' segments mapped through MPI_Win_shared_query. Zero-size segments
+// are allowed. Too little /dev/shm is reported on every rank as hympi::Error, not SIGBUS.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <vector>
+
+namespace hympi {
+
+class SharedWindow {
+ public:
+  /// Collective over `comm`, which must be a shared-memory communicator (a node).
+  /// `alignment` is a power of two >= 64.
+  SharedWindow(MPI_Comm comm, std::size_t bytes, std::size_t alignment = 4096);
+  ~SharedWindow();
+  SharedWindow(SharedWindow&& other) noexcept;
+  SharedWindow& operator=(SharedWindow&&) = delete;
+  SharedWindow(const SharedWindow&) = delete;
+  SharedWindow& operator=(const SharedWindow&) = delete;
+
+  std::byte* local() const { return segments_[rank_]; }
+  std::size_t local_size() const { return sizes_[rank_]; }
+  /// Rank r's segment, mapped into this process.
+  std::byte* segment(int rank) const { return segments_[rank]; }
+  std::size_t size(int rank) const { return sizes_[rank]; }
+  int comm_size() const { return static_cast<int>(segments_.size()); }
+  MPI_Win win() const { return win_; }
+
+ private:
+  MPI_Win win_ = MPI_WIN_NULL;
+  int rank_ = 0;
+  std::vector<std::byte*> segments_;
+  std::vector<std::size_t> sizes_;
+};
+
+}  // namespace hympi

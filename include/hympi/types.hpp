@@ -1,0 +1,38 @@
+// Element types, reduction operations and the error type of hympi's public API.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+namespace hympi {
+
+/// Element types of collectives and ghost updates.
+enum class Datatype : uint8_t { float64, float32, int32, int64 };
+
+/// Reduction operations (MPI_SUM, MPI_PROD, MPI_MIN, MPI_MAX).
+enum class Op : uint8_t { sum, prod, min, max };
+
+std::size_t size_of(Datatype type);
+const char* name_of(Datatype type);
+const char* name_of(Op op);
+
+template <class T>
+constexpr Datatype datatype_of() {
+  if constexpr (std::is_same_v<T, double>) return Datatype::float64;
+  else if constexpr (std::is_same_v<T, float>) return Datatype::float32;
+  else if constexpr (std::is_same_v<T, int32_t>) return Datatype::int32;
+  else if constexpr (std::is_same_v<T, int64_t>) return Datatype::int64;
+  else static_assert(!sizeof(T), "hympi supports double, float, int32_t and int64_t");
+}
+
+/// Every error hympi reports. Collective errors (mismatched arguments, bad input that
+/// some rank detected) are thrown on every rank involved, with the same message.
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace hympi

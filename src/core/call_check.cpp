@@ -1,0 +1,69 @@
+#include "core/call_check.hpp"
+
+#include <cstdio>
+
+namespace hympi::core {
+
+void CallDesc::to_words(uint64_t* words) const {
+  words[0] = uint64_t(kind) | uint64_t(type) << 8 | uint64_t(op) << 16 | uint64_t(root + 1) << 24;
+  words[1] = count;
+}
+
+CallDesc CallDesc::from_words(const uint64_t* words) {
+  CallDesc d;
+  d.kind = CallKind(words[0] & 0xff);
+  d.type = Datatype((words[0] >> 8) & 0xff);
+  d.op = Op((words[0] >> 16) & 0xff);
+  d.root = int64_t(words[0] >> 24) - 1;
+  d.count = words[1];
+  return d;
+}
+
+std::string CallDesc::describe() const {
+  char text[160];
+  switch (kind) {
+    case CallKind::barrier:
+      return "barrier()";
+    case CallKind::bcast:
+      std::snprintf(text, sizeof text, "bcast(count=%llu, %s, root=%lld)",
+                    (unsigned long long)count, name_of(type), (long long)root);
+      return text;
+    case CallKind::reduce:
+      std::snprintf(text, sizeof text, "reduce(count=%llu, %s, %s, root=%lld)",
+                    (unsigned long long)count, name_of(type), name_of(op), (long long)root);
+      return text;
+    case CallKind::allreduce:
+      std::snprintf(text, sizeof text, "allreduce(count=%llu, %s, %s)",
+                    (unsigned long long)count, name_of(type), name_of(op));
+      return text;
+  }
+  return "unknown collective";
+}
+
+void Status::to_words(uint64_t* words) const {
+  words[0] = code;
+  words[1] = uint64_t(rank_a);
+  words[2] = uint64_t(rank_b);
+  a.to_words(words + 3);
+  b.to_words(words + 3 + CallDesc::kWords);
+}
+
+Status Status::from_words(const uint64_t* words) {
+  Status s;
+  s.code = words[0];
+  s.rank_a = int64_t(words[1]);
+  s.rank_b = int64_t(words[2]);
+  s.a = CallDesc::from_words(words + 3);
+  s.b = CallDesc::from_words(words + 3 + CallDesc::kWords);
+  return s;
+}
+
+std::string Status::message() const {
+  return "hympi: ranks called a collective with different arguments: rank " +
+         std::to_string(rank_a) + " called " + a.describe() + " but rank " +
+         std::to_string(rank_b) + " called " + b.describe() +
+         ". Every rank must call the same collectives in the same order with the same "
+         "count, type, op and root.";
+}
+
+}  // namespace hympi::core

@@ -1,0 +1,72 @@
+// What a collective call looked like on one rank, and the mismatch record that travels
+// through the tree when two ranks disagree (DESIGN.md rule 7).
+//
+// Every up-channel carries the writer's CallDesc; the parent compares it with its own.
+// The first disagreement found in a subtree is kept (a Status), passed up to the root,
+// merged across nodes by the leaders, and sent down to every rank, which then throws
+// hympi::Error with the same message. No rank touches another's data once a mismatch is
+// known, so differing counts never read out of bounds.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+#include "hympi/types.hpp"
+
+namespace hympi::core {
+
+enum class CallKind : uint8_t { barrier = 1, bcast, reduce, allreduce };
+
+struct CallDesc {
+  CallKind kind{};
+  Datatype type{};
+  Op op{};
+  int64_t root = -1;  // world rank, -1 when the operation has none
+  uint64_t count = 0;
+
+  static constexpr int kWords = 2;
+  void to_words(uint64_t* words) const;
+  static CallDesc from_words(const uint64_t* words);
+  bool operator==(const CallDesc&) const = default;
+  std::string describe() const;  // e.g. "allreduce(count=10, double, sum)"
+};
+
+struct Status {
+  uint64_t code = 0;  // 0: fine; 1: ranks called with different arguments
+  int64_t rank_a = -1, rank_b = -1;  // world ranks
+  CallDesc a{}, b{};
+
+  static constexpr int kWords = 3 + 2 * CallDesc::kWords;
+  bool failed() const { return code != 0; }
+  /// Keeps the first failure: `other` is taken only if this one is fine.
+  void merge(const Status& other) {
+    if (!failed() && other.failed()) *this = other;
+  }
+  static Status mismatch(int64_t rank_a, const CallDesc& a, int64_t rank_b, const CallDesc& b) {
+    return Status{1, rank_a, rank_b, a, b};
+  }
+  void to_words(uint64_t* words) const;
+  static Status from_words(const uint64_t* words);
+  std::string message() const;
+};
+
+/// Metadata words travel beside a channel's sequence word: written before its release
+/// store and read after the acquire load that saw it, so relaxed accesses suffice.
+template <class T>
+void store_words(const T& value, std::atomic<uint64_t>* words) {
+  uint64_t plain[T::kWords];
+  value.to_words(plain);
+  for (int i = 0; i < T::kWords; ++i)
+    words[i].store(plain[i], std::memory_order_relaxed);  // ordered by the seq release
+}
+
+template <class T>
+T load_words(const std::atomic<uint64_t>* words) {
+  uint64_t plain[T::kWords];
+  for (int i = 0; i < T::kWords; ++i)
+    plain[i] = words[i].load(std::memory_order_relaxed);  // ordered by the seq acquire
+  return T::from_words(plain);
+}
+
+}  // namespace hympi::core

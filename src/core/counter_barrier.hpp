@@ -1,0 +1,42 @@
+// The seed paper's barriers (Alg. 1 and 2), kept as selectable variants for the benchmark:
+// every rank increments one arrival counter in the leader's block; the leader waits for
+// all of them and releases everyone directly (flat, Alg. 1) or down the tree (Alg. 2).
+//
+// Invariants:
+//  - Monotonic counter, never reset: after the m-th barrier of this object it holds
+//    m*(n-1); the leader waits for that value. The seed resets the counter and needs an
+//    ordering argument for it; a monotonic counter needs none.
+//  - The release uses the same `down` channels and sequence numbers as TreeCollective,
+//    so barriers of both kinds and the other collectives mix freely.
+//  - fetch_add is release (my writes before the barrier are visible to the leader, which
+//    acquires the count and releases everyone): a full memory barrier, as for the tree.
+//  - No argument check: a rank in another collective is caught by the watchdog only.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/tree_collective.hpp"
+
+namespace hympi::core {
+
+template <class Orders>
+class CounterBarrier {
+ public:
+  CounterBarrier(int self, std::vector<Participant> participants, Tree tree, bool tree_release,
+                 WaitConfig wait, std::vector<int> world_ranks);
+  void barrier(uint64_t& seq, LeaderStep step = {});
+
+ private:
+  WaitSite site(const char* operation, int peer) const;
+
+  int self_;
+  std::vector<Participant> participants_;
+  Tree tree_;
+  bool tree_release_;
+  WaitConfig wait_;
+  std::vector<int> world_ranks_;
+  uint64_t calls_ = 0;
+};
+
+}  // namespace hympi::core

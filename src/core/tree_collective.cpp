@@ -1,0 +1,207 @@
+#include "core/tree_collective.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include "core/memory_order.hpp"
+#include "core/reduce_ops.hpp"
+
+namespace hympi::core {
+
+// Layout of the metadata words of the channels (see call_check.hpp).
+constexpr int kUpDesc = 0;                     // child's CallDesc
+constexpr int kUpStatus = CallDesc::kWords;    // child's subtree Status
+constexpr int kDownStatus = 0;                 // the call's final Status
+static_assert(kUpStatus + Status::kWords <= int(kChannelWords));
+
+template <class Orders>
+TreeCollective<Orders>::TreeCollective(int self, std::vector<Participant> participants,
+                                       Tree tree, std::size_t buffer_bytes, WaitConfig wait,
+                                       std::vector<int> world_ranks)
+    : self_(self),
+      participants_(std::move(participants)),
+      tree_(std::move(tree)),
+      buffer_bytes_(buffer_bytes),
+      wait_(wait),
+      world_ranks_(std::move(world_ranks)) {
+  if (tree_.size() != int(participants_.size()) || tree_.root() != 0)
+    throw std::invalid_argument("TreeCollective: the tree must span all participants from 0");
+  if (tree_.max_children() > kMaxChildren)
+    throw Error("hympi: a tree node has " + std::to_string(tree_.max_children()) +
+                " children; at most " + std::to_string(kMaxChildren) +
+                " are supported: use a smaller arity (HYMPI_TREE=kary:4)");
+}
+
+template <class Orders>
+WaitSite TreeCollective<Orders>::site(const char* operation, int peer) const {
+  return {operation, world_ranks_[self_], world_ranks_[peer]};
+}
+
+template <class Orders>
+void TreeCollective<Orders>::barrier(uint64_t& seq, LeaderStep step) {
+  CallDesc desc{CallKind::barrier, Datatype::float64, Op::sum, -1, 0};
+  sweep(++seq, desc, Work{}, step);
+}
+
+template <class Orders>
+void TreeCollective<Orders>::allreduce(uint64_t& seq, const void* in, void* out,
+                                       std::size_t count, Datatype type, Op op,
+                                       LeaderStep step) {
+  Work work{UpData::reduce, DownData::everyone, static_cast<const std::byte*>(in),
+            static_cast<std::byte*>(out), count, type, op, -1};
+  run_chunked(seq, CallDesc{CallKind::allreduce, type, op, -1, count}, work, step);
+}
+
+template <class Orders>
+void TreeCollective<Orders>::reduce(uint64_t& seq, const void* in, void* out,
+                                    std::size_t count, Datatype type, Op op, int world_root,
+                                    int node_root, LeaderStep step) {
+  Work work{UpData::reduce, DownData::towards_root, static_cast<const std::byte*>(in),
+            self_ == node_root ? static_cast<std::byte*>(out) : nullptr, count, type, op,
+            node_root};
+  run_chunked(seq, CallDesc{CallKind::reduce, type, op, world_root, count}, work, step);
+}
+
+template <class Orders>
+void TreeCollective<Orders>::bcast(uint64_t& seq, void* data, std::size_t count,
+                                   Datatype type, int world_root, int node_root,
+                                   LeaderStep step) {
+  const bool source = self_ == node_root;
+  Work work{UpData::forward_root, DownData::everyone,
+            source ? static_cast<const std::byte*>(data) : nullptr,
+            source ? nullptr : static_cast<std::byte*>(data), count, type, Op::sum, node_root};
+  run_chunked(seq, CallDesc{CallKind::bcast, type, Op::sum, world_root, count}, work, step);
+}
+
+template <class Orders>
+void TreeCollective<Orders>::run_chunked(uint64_t& seq, const CallDesc& desc, Work work,
+                                         LeaderStep step) {
+  const std::size_t elem = size_of(work.type);
+  const std::size_t per_chunk = std::max<std::size_t>(1, buffer_bytes_ / elem);
+  std::size_t left = work.count;
+  do {
+    Work chunk = work;
+    chunk.count = std::min(left, per_chunk);
+    sweep(++seq, desc, chunk, step);
+    const std::size_t bytes = chunk.count * elem;
+    if (work.in) work.in += bytes;
+    if (work.out) work.out += bytes;
+    left -= chunk.count;
+  } while (left > 0);
+}
+
+template <class Orders>
+void TreeCollective<Orders>::sweep(uint64_t seq, const CallDesc& desc, const Work& work,
+                                   LeaderStep step) {
+  Status status = up_sweep(seq, desc, work);
+  if (tree_.parent(self_) < 0 && step) step(participants_[self_].buffer, work.count, status);
+  status = down_sweep(seq, work, status);
+  if (status.failed()) throw Error(status.message());
+}
+
+template <class Orders>
+Status TreeCollective<Orders>::up_sweep(uint64_t seq, const CallDesc& desc, const Work& work) {
+  CollectiveBlock& mine = *participants_[self_].block;
+  Status status;
+  for (int child : tree_.children(self_)) {
+    Channel& channel = mine.up[tree_.slot(child)];
+    wait_at_least<Orders>(channel, seq, wait_, site("collective: arrival of a child", child));
+    status.merge(load_words<Status>(channel.words + kUpStatus));
+    CallDesc theirs = load_words<CallDesc>(channel.words + kUpDesc);
+    if (!(theirs == desc))
+      status.merge(Status::mismatch(world_ranks_[self_], desc, world_ranks_[child], theirs));
+  }
+  if (!status.failed()) up_data(work);
+
+  const int parent = tree_.parent(self_);
+  if (parent >= 0) {
+    Channel& channel = participants_[parent].block->up[tree_.slot(self_)];
+    store_words(desc, channel.words + kUpDesc);
+    store_words(status, channel.words + kUpStatus);
+    publish<Orders>(channel, seq);  // release: my buffer and the words above are ready
+  }
+  return status;
+}
+
+template <class Orders>
+Status TreeCollective<Orders>::down_sweep(uint64_t seq, const Work& work, Status status) {
+  const int parent = tree_.parent(self_);
+  if (parent >= 0) {
+    Channel& channel = participants_[self_].block->down;
+    wait_at_least<Orders>(channel, seq, wait_, site("collective: release from the parent", parent));
+    status = load_words<Status>(channel.words + kDownStatus);
+  }
+  if (!status.failed()) down_data(work);
+  for (int child : tree_.children(self_)) {
+    Channel& channel = participants_[child].block->down;
+    store_words(status, channel.words + kDownStatus);
+    publish<Orders>(channel, seq);  // release: my buffer holds the result for the child
+  }
+  return status;
+}
+
+template <class Orders>
+bool TreeCollective<Orders>::forwards_root(const Work& work) const {
+  return work.node_root >= 0 && tree_.in_subtree(self_, work.node_root);
+}
+
+template <class Orders>
+void TreeCollective<Orders>::up_data(const Work& work) {
+  std::byte* mine = participants_[self_].buffer;
+  const std::size_t bytes = work.count * size_of(work.type);
+  if (bytes == 0) return;
+  auto children = tree_.children(self_);
+  switch (work.up) {
+    case UpData::none:
+      return;
+    case UpData::reduce: {
+      if (children.empty()) {
+        std::memcpy(mine, work.in, bytes);
+        return;
+      }
+      const std::byte* first = participants_[children[0]].buffer;
+      combine(mine, work.in, first, work.count, work.type, work.op);
+      for (std::size_t c = 1; c < children.size(); ++c)
+        combine(mine, mine, participants_[children[c]].buffer, work.count, work.type, work.op);
+      return;
+    }
+    case UpData::forward_root: {
+      if (self_ == work.node_root) {
+        std::memcpy(mine, work.in, bytes);
+        return;
+      }
+      for (int child : children)
+        if (forwards_root(work) && tree_.in_subtree(child, work.node_root))
+          std::memcpy(mine, participants_[child].buffer, bytes);
+      return;
+    }
+  }
+}
+
+template <class Orders>
+void TreeCollective<Orders>::down_data(const Work& work) {
+  const std::size_t bytes = work.count * size_of(work.type);
+  if (bytes == 0 || work.down == DownData::none) return;
+  std::byte* mine = participants_[self_].buffer;
+  const int parent = tree_.parent(self_);
+  const bool has_children = !tree_.children(self_).empty();
+
+  if (work.down == DownData::towards_root && !forwards_root(work)) return;
+  if (parent < 0) {  // the root's buffer already holds the result
+    if (work.out) std::memcpy(work.out, mine, bytes);
+    return;
+  }
+  const std::byte* from_parent = participants_[parent].buffer;
+  const bool relay = work.down == DownData::everyone ? has_children : self_ != work.node_root;
+  if (relay) {
+    std::memcpy(mine, from_parent, bytes);
+    from_parent = mine;  // a local copy is cheaper to read again
+  }
+  if (work.out) std::memcpy(work.out, from_parent, bytes);
+}
+
+template class TreeCollective<TunedOrders>;
+template class TreeCollective<SeqCstOrders>;
+
+}  // namespace hympi::core

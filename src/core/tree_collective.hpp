@@ -1,0 +1,121 @@
+// Barrier, broadcast, reduce and allreduce inside one node: an up sweep then a down
+// sweep over a tree (seed Alg. 2 and 3), with monotonic sequence numbers.
+//
+// Shared state, in the segment of each participant i (the rank that waits on it):
+//   block.down       written by parent(i): "call s released; data for s is in my buffer"
+//   block.up[slot]   written by the child in that slot: "my subtree arrived at call s;
+//                    its partial data for s is in my buffer"; carries the child's CallDesc
+//                    and its subtree's Status
+//   buffer           buffer_bytes of data, read by i's parent (up) and children (down)
+//
+// One call = one or more sweeps (large counts go in chunks of buffer_bytes), each with its
+// own sequence number s from the caller's counter, the same on every rank:
+//   up:   wait up[c] >= s for every child c; check their CallDesc; combine their data into
+//         my buffer; store my CallDesc/Status into parent.up[slot]; publish s there.
+//   root: run the leader step (MPI among node leaders), if any.
+//   down: wait down >= s; read the Status; copy data from the parent's buffer;
+//         store the Status into each child's down; publish s there.
+//
+// Invariants (why one buffer per rank and no trailing barrier suffice):
+//  - Monotonic: channels only ever receive larger s; a waiter for s never confuses it
+//    with an older call, so nothing is reset and consecutive calls of any mix need no
+//    extra synchronization.
+//  - Reuse safety: i writes its buffer in the up sweep of s only after every child
+//    published up >= s, i.e. after each child finished call s-1, including its reads of
+//    i's buffer in the down sweep of s-1. i writes its buffer in the down sweep of s only
+//    after the parent published down >= s, i.e. after the parent finished reading i's
+//    buffer in the up sweep of s. Readers never see a buffer being rewritten.
+//  - Happens-before: every data write precedes a release store of s on the channel its
+//    reader acquires; the chain child -> ... -> root -> ... -> leaf makes every rank's
+//    writes before the call visible to every rank after it (a full memory barrier).
+//  - Mismatch: a child whose CallDesc differs from its parent's makes a Status that goes
+//    up and then down to everyone; data is not touched in that sweep; every rank throws.
+//  - Determinism: the reduction order is fixed by the tree (own value, then children in
+//    slot order), and every rank receives the root's bits, so all ranks get identical
+//    results. Float sums may differ in the last bits from MPI_Allreduce, whose order is
+//    its own.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/call_check.hpp"
+#include "core/channel.hpp"
+#include "core/function_ref.hpp"
+#include "core/tree.hpp"
+#include "core/wait.hpp"
+
+namespace hympi::core {
+
+inline constexpr int kMaxChildren = 16;
+
+struct CollectiveBlock {
+  Channel down;
+  Channel up[kMaxChildren];
+  Channel arrivals;  // the leader's arrival counter of CounterBarrier
+};
+
+/// What participant i exposes to the others (pointers valid in the caller's address space).
+struct Participant {
+  CollectiveBlock* block;
+  std::byte* buffer;
+};
+
+/// Run by the tree root between the sweeps, once per chunk: may replace the node's
+/// `count` elements in `buffer` (e.g. MPI_Allreduce among node leaders) and merges the
+/// other nodes' Status into `status`.
+using LeaderStep = FunctionRef<void(std::byte* buffer, std::size_t count, Status& status)>;
+
+template <class Orders>
+class TreeCollective {
+ public:
+  /// `world_ranks[i]` names participant i in messages. The tree's root must be 0.
+  TreeCollective(int self, std::vector<Participant> participants, Tree tree,
+                 std::size_t buffer_bytes, WaitConfig wait, std::vector<int> world_ranks);
+
+  void barrier(uint64_t& seq, LeaderStep step = {});
+  void allreduce(uint64_t& seq, const void* in, void* out, std::size_t count, Datatype type,
+                 Op op, LeaderStep step = {});
+  /// `node_root`: the root's index on this node, or -1 when it lives on another node.
+  void reduce(uint64_t& seq, const void* in, void* out, std::size_t count, Datatype type,
+              Op op, int world_root, int node_root, LeaderStep step = {});
+  void bcast(uint64_t& seq, void* data, std::size_t count, Datatype type, int world_root,
+             int node_root, LeaderStep step = {});
+
+  const Tree& tree() const { return tree_; }
+  int self() const { return self_; }
+
+ private:
+  enum class UpData { none, reduce, forward_root };
+  enum class DownData { none, everyone, towards_root };
+  struct Work {
+    UpData up = UpData::none;
+    DownData down = DownData::none;
+    const std::byte* in = nullptr;  // this rank's contribution
+    std::byte* out = nullptr;       // where this rank's result goes (nullptr: nowhere)
+    std::size_t count = 0;
+    Datatype type = Datatype::float64;
+    Op op = Op::sum;
+    int node_root = -1;
+  };
+
+  /// Runs one call as ceil(bytes / buffer_bytes) sweeps (at least one).
+  void run_chunked(uint64_t& seq, const CallDesc& desc, Work work, LeaderStep step);
+  void sweep(uint64_t seq, const CallDesc& desc, const Work& work, LeaderStep step);
+  Status up_sweep(uint64_t seq, const CallDesc& desc, const Work& work);
+  Status down_sweep(uint64_t seq, const Work& work, Status status);
+  void up_data(const Work& work);
+  void down_data(const Work& work);
+  bool forwards_root(const Work& work) const;
+  WaitSite site(const char* operation, int peer) const;
+
+  int self_;
+  std::vector<Participant> participants_;
+  Tree tree_;
+  std::size_t buffer_bytes_;
+  WaitConfig wait_;
+  std::vector<int> world_ranks_;
+};
+
+}  // namespace hympi::core

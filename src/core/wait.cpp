@@ -1,0 +1,142 @@
+#include "core/wait.hpp"
+
+#include <linux/futex.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <bit>
+#include <chrono>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+
+#include "core/memory_order.hpp"
+
+namespace hympi::core {
+namespace {
+
+static_assert(std::endian::native == std::endian::little,
+              "the futex waits on the low half of a 64-bit sequence word");
+
+void default_watchdog(const std::string& message) {
+  std::fprintf(stderr, "%s\n", message.c_str());
+  std::fflush(stderr);
+  std::abort();
+}
+
+// Process-wide; written at setup only, before any wait (hint order is enough).
+std::atomic<WatchdogHandler> g_watchdog{&default_watchdog};
+
+uint32_t* low_half(Channel& channel) {
+  return reinterpret_cast<uint32_t*>(&channel.seq);
+}
+
+void futex_wait(Channel& channel, uint32_t expected, long timeout_ns) {
+  timespec timeout{0, timeout_ns};
+  syscall(SYS_futex, low_half(channel), FUTEX_WAIT, expected, &timeout, nullptr, 0);
+}
+
+void futex_wake_all(Channel& channel) {
+  syscall(SYS_futex, low_half(channel), FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
+}
+
+struct Phases {
+  uint32_t spins;          // pause iterations before the first yield
+  bool may_sleep;          // futex sleeps allowed at all
+  double sleep_after_s;    // and after how long
+};
+
+Phases phases_for(const WaitConfig& config) {
+  switch (config.policy) {
+    case WaitPolicy::spin: return {UINT32_MAX, false, 0.0};
+    case WaitPolicy::yield: return {64, false, 0.0};
+    case WaitPolicy::sleep: return {64, true, 0.0};
+    case WaitPolicy::adaptive: break;
+  }
+  return {config.oversubscribed ? 64u : 16384u, true, config.sleep_after_s};
+}
+
+[[noreturn]] void fire_watchdog(const WaitSite& site, uint64_t target, uint64_t observed,
+                                double waited_s) {
+  char text[512];
+  std::snprintf(text, sizeof text,
+                "hympi watchdog: rank %d waited %.0f s in %s for rank %d: expected sequence "
+                ">= %llu, observed %llu. Rank %d never arrived: check that every rank "
+                "calls the same hympi operations in the same order, or raise HYMPI_TIMEOUT "
+                "(seconds, 0 = never).",
+                site.self, waited_s, site.operation, site.peer,
+                static_cast<unsigned long long>(target),
+                static_cast<unsigned long long>(observed), site.peer);
+  g_watchdog.load(std::memory_order_relaxed)(text);
+  std::abort();  // a handler that returns must not let the protocol run on garbage
+}
+
+}  // namespace
+
+WatchdogHandler set_watchdog_handler(WatchdogHandler handler) {
+  return g_watchdog.exchange(handler ? handler : &default_watchdog,
+                             std::memory_order_relaxed);  // setup-time only
+}
+
+template <class Orders>
+uint64_t wait_at_least(Channel& channel, uint64_t target, const WaitConfig& config,
+                       const WaitSite& site) {
+  // Fast path: acquire, because the caller reads the peer's data right after.
+  uint64_t seen = channel.seq.load(Orders::observe);
+  if (seen >= target) return seen;
+
+  const Phases phases = phases_for(config);
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  for (uint64_t round = 1;; ++round) {
+    if (round <= phases.spins) {
+      cpu_relax();
+      if ((round & 1023) != 0) {
+        seen = channel.seq.load(Orders::observe);  // acquire: see fast-path comment
+        if (seen >= target) return seen;
+        continue;  // read the clock only every 1024 spins
+      }
+    }
+    seen = channel.seq.load(Orders::observe);  // acquire: see fast-path comment
+    if (seen >= target) return seen;
+
+    const double waited = std::chrono::duration<double>(Clock::now() - start).count();
+    if (config.timeout_s > 0 && waited > config.timeout_s)
+      fire_watchdog(site, target, seen, waited);
+    if (round <= phases.spins) continue;
+
+    if (phases.may_sleep && waited >= phases.sleep_after_s) {
+      channel.sleepers.fetch_add(1, Orders::hint);  // a hint for the publisher; sleeps are bounded
+      seen = channel.seq.load(Orders::observe);  // re-check after announcing ourselves
+      if (seen < target) futex_wait(channel, static_cast<uint32_t>(seen), 1'000'000);
+      channel.sleepers.fetch_sub(1, Orders::hint);  // hint only, as above
+    } else {
+      sched_yield();
+    }
+  }
+}
+
+template <class Orders>
+void publish(Channel& channel, uint64_t value) {
+  channel.seq.store(value, Orders::publish);  // release: hands over all data written before
+  wake_sleepers<Orders>(channel);
+}
+
+template <class Orders>
+void wake_sleepers(Channel& channel) {
+  if (channel.sleepers.load(Orders::hint) != 0)  // hint: a missed sleeper wakes by timeout
+    futex_wake_all(channel);
+}
+
+template uint64_t wait_at_least<TunedOrders>(Channel&, uint64_t, const WaitConfig&,
+                                             const WaitSite&);
+template uint64_t wait_at_least<SeqCstOrders>(Channel&, uint64_t, const WaitConfig&,
+                                              const WaitSite&);
+template void publish<TunedOrders>(Channel&, uint64_t);
+template void publish<SeqCstOrders>(Channel&, uint64_t);
+template void wake_sleepers<TunedOrders>(Channel&);
+template void wake_sleepers<SeqCstOrders>(Channel&);
+
+}  // namespace hympi::core

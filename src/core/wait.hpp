@@ -1,0 +1,77 @@
+// The one wait function of hympi. Every protocol that waits for a peer waits here.
+//
+// Policy (HYMPI_WAIT): spin with a CPU pause, then sched_yield, then sleep on a futex.
+//  - adaptive (default): a short spin when the node is oversubscribed (more ranks than
+//    cores: the peer we wait for needs our core), a longer one otherwise; then yield;
+//    after `sleep_after` seconds of waiting, futex sleeps (a wake costs 60-90 us here,
+//    so sleeping is for long waits only).
+//  - spin: pause only (dedicated cores, lowest latency). yield: pause briefly, then yield.
+//    sleep: futex sleeps after a brief spin.
+// The futex is a raw SYS_futex on the low 32 bits of the sequence word, without
+// FUTEX_PRIVATE, so it wakes waiters in other processes (libstdc++'s std::atomic::wait
+// does not). Sleeps are bounded (1 ms), so a wake-up lost to the best-effort
+// `sleepers` check costs at most that.
+//
+// Watchdog: after `timeout_s` seconds (HYMPI_TIMEOUT; 0 = never) the wait calls the
+// watchdog handler with the operation, this rank, the peer, and the expected and
+// observed sequence numbers. The default handler prints and aborts; the MPI layer
+// installs one that calls MPI_Abort; thread tests install one that throws.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/channel.hpp"
+#include "hympi/options.hpp"
+
+namespace hympi::core {
+
+using hympi::WaitPolicy;
+
+struct WaitConfig {
+  WaitPolicy policy = WaitPolicy::adaptive;
+  bool oversubscribed = false;  // more ranks than cores on this node: spin less
+  double timeout_s = 600.0;     // watchdog; 0 disables it
+  double sleep_after_s = 0.01;  // adaptive: start futex sleeps after this long
+};
+
+/// Who waits for whom, for the watchdog's message.
+struct WaitSite {
+  const char* operation;  // e.g. "barrier: release from parent"
+  int self;               // this rank (world numbering)
+  int peer;               // the rank expected to publish (world numbering)
+};
+
+using WatchdogHandler = void (*)(const std::string& message);
+
+/// Replaces the watchdog handler (process-wide); returns the previous one.
+WatchdogHandler set_watchdog_handler(WatchdogHandler handler);
+
+/// Blocks until `channel.seq >= target` and returns the value seen. The final load is an
+/// acquire (or seq_cst with SeqCstOrders): data published before the peer's store is
+/// visible after return.
+template <class Orders>
+uint64_t wait_at_least(Channel& channel, uint64_t target, const WaitConfig& config,
+                       const WaitSite& site);
+
+/// Stores `value` into the channel's sequence word with `Orders::publish` and wakes
+/// sleeping waiters, if any.
+template <class Orders>
+void publish(Channel& channel, uint64_t value);
+
+/// Wakes the channel's sleeping waiters, if any (after an update other than `publish`).
+template <class Orders>
+void wake_sleepers(Channel& channel);
+
+/// One CPU pause instruction (x86 `pause`, Arm `yield`).
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+  asm volatile("yield" ::: "memory");
+#else
+  asm volatile("" ::: "memory");
+#endif
+}
+
+}  // namespace hympi::core

@@ -1,0 +1,56 @@
+#include "mpi/domains.hpp"
+
+#include <hwloc.h>
+
+#include <algorithm>
+#include <map>
+
+#include "mpi/mpi_check.hpp"
+
+namespace hympi::mpi {
+namespace {
+
+/// Logical index of the L3 cache (or, lacking one, the package) that holds this
+/// process's whole CPU binding; -1 when the binding spans several, or is unknown.
+int my_domain() {
+  hwloc_topology_t topology;
+  if (hwloc_topology_init(&topology) != 0) return -1;
+  int domain = -1;
+  hwloc_bitmap_t bound = hwloc_bitmap_alloc();
+  if (hwloc_topology_load(topology) == 0 &&
+      hwloc_get_cpubind(topology, bound, HWLOC_CPUBIND_PROCESS) == 0) {
+    for (hwloc_obj_type_t type : {HWLOC_OBJ_L3CACHE, HWLOC_OBJ_PACKAGE}) {
+      if (hwloc_get_nbobjs_by_type(topology, type) < 1) continue;
+      hwloc_obj_t obj = hwloc_get_next_obj_covering_cpuset_by_type(topology, bound, type, nullptr);
+      if (obj && hwloc_bitmap_isincluded(bound, obj->cpuset)) domain = int(obj->logical_index);
+      break;
+    }
+  }
+  hwloc_bitmap_free(bound);
+  hwloc_topology_destroy(topology);
+  return domain;
+}
+
+}  // namespace
+
+std::vector<std::vector<int>> domain_groups(MPI_Comm node) {
+  int size = 0;
+  MPI_Comm_size(node, &size);
+  int mine = size > 1 ? my_domain() : -1;
+  std::vector<int> domains(size);
+  check(MPI_Allgather(&mine, 1, MPI_INT, domains.data(), 1, MPI_INT, node),
+        "MPI_Allgather (domains)");
+
+  std::vector<int> everyone(size);
+  for (int r = 0; r < size; ++r) everyone[r] = r;
+  if (std::count(domains.begin(), domains.end(), -1) > 0) return {everyone};
+
+  std::map<int, std::vector<int>> by_domain;
+  for (int r = 0; r < size; ++r) by_domain[domains[r]].push_back(r);
+  std::vector<std::vector<int>> groups{by_domain[domains[0]]};  // rank 0's domain first
+  for (auto& [domain, ranks] : by_domain)
+    if (domain != domains[0]) groups.push_back(ranks);
+  return groups;
+}
+
+}  // namespace hympi::mpi

@@ -1,0 +1,16 @@
+// Groups the ranks of a node by the socket / L3 domain they are bound to (hwloc), so the
+// intranode tree keeps most parent-child pairs inside one domain (seed 3.1, 4.4).
+#pragma once
+
+#include <mpi.h>
+
+#include <vector>
+
+namespace hympi::mpi {
+
+/// Collective on `node`. Returns groups of node ranks, rank 0's group first and rank 0
+/// first in it. One group when any rank is unbound or spans several domains, or when
+/// hwloc sees a single domain.
+std::vector<std::vector<int>> domain_groups(MPI_Comm node);
+
+}  // namespace hympi::mpi

@@ -1,0 +1,75 @@
+#include "mpi/node_collectives.hpp"
+
+#include <new>
+
+#include "core/counter_barrier.hpp"
+#include "core/memory_order.hpp"
+#include "mpi/domains.hpp"
+
+namespace hympi::mpi {
+namespace {
+
+template <class Orders>
+class Engine final : public NodeCollectives {
+ public:
+  Engine(int self, std::vector<core::Participant> participants, core::Tree tree,
+         const Options& options, core::WaitConfig wait, std::vector<int> world_ranks)
+      : tree_(self, participants, tree, options.collective_buffer_bytes, wait, world_ranks),
+        counter_(self, participants, tree, options.barrier == BarrierAlgorithm::counter_tree,
+                 wait, world_ranks),
+        algorithm_(options.barrier) {}
+
+  void barrier(uint64_t& seq, core::LeaderStep step) override {
+    if (algorithm_ == BarrierAlgorithm::combining) tree_.barrier(seq, step);
+    else counter_.barrier(seq, step);
+  }
+  void allreduce(uint64_t& seq, const void* in, void* out, std::size_t count, Datatype type,
+                 Op op, core::LeaderStep step) override {
+    tree_.allreduce(seq, in, out, count, type, op, step);
+  }
+  void reduce(uint64_t& seq, const void* in, void* out, std::size_t count, Datatype type,
+              Op op, int world_root, int node_root, core::LeaderStep step) override {
+    tree_.reduce(seq, in, out, count, type, op, world_root, node_root, step);
+  }
+  void bcast(uint64_t& seq, void* data, std::size_t count, Datatype type, int world_root,
+             int node_root, core::LeaderStep step) override {
+    tree_.bcast(seq, data, count, type, world_root, node_root, step);
+  }
+
+ private:
+  core::TreeCollective<Orders> tree_;
+  core::CounterBarrier<Orders> counter_;
+  BarrierAlgorithm algorithm_;
+};
+
+}  // namespace
+
+std::unique_ptr<NodeCollectives> make_node_collectives(const Topology& topology,
+                                                       const Options& options,
+                                                       SharedArena& arena) {
+  // Control blocks and data buffers in separate regions: control lines never share a
+  // page with data, and each buffer is page-aligned.
+  SharedRegion blocks = arena.allocate(sizeof(core::CollectiveBlock), alignof(core::CollectiveBlock));
+  SharedRegion buffers = arena.allocate(options.collective_buffer_bytes, 4096);
+  new (blocks.local) core::CollectiveBlock();  // zero-filled memory becomes live atomics
+  MPI_Barrier(topology.node());                // every block constructed before first use
+
+  std::vector<core::Participant> participants;
+  for (int r = 0; r < topology.node_size(); ++r)
+    participants.push_back({std::launder(reinterpret_cast<core::CollectiveBlock*>(blocks.peers[r])),
+                            buffers.peers[r]});
+
+  core::TreeSpec spec{options.tree, options.tree_arity};
+  core::Tree tree = options.topology_aware
+                        ? core::Tree::build(spec, domain_groups(topology.node()))
+                        : core::Tree::build(spec, topology.node_size());
+  core::WaitConfig wait{options.wait, topology.oversubscribed(), options.timeout_s};
+
+  const int self = topology.node_rank();
+  const auto& members = topology.node_members();
+  if (options.orders == MemoryOrders::seq_cst)
+    return std::make_unique<Engine<core::SeqCstOrders>>(self, participants, tree, options, wait, members);
+  return std::make_unique<Engine<core::TunedOrders>>(self, participants, tree, options, wait, members);
+}
+
+}  // namespace hympi::mpi

@@ -1,0 +1,135 @@
+#include "hympi/shared_window.hpp"
+
+#include <sys/statvfs.h>
+
+#include <csetjmp>
+#include <csignal>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "mpi/mpi_check.hpp"
+
+#if MPI_VERSION < 3
+#error "hympi needs MPI-3 shared-memory windows (MPI_Win_allocate_shared): use Open MPI >= 1.8 or MPICH >= 3.0"
+#endif
+
+namespace hympi {
+namespace {
+
+using mpi::check;
+
+std::size_t align_up(std::size_t value, std::size_t alignment) {
+  return (value + alignment - 1) & ~(alignment - 1);
+}
+
+unsigned long long shm_free_bytes() {
+  struct statvfs fs{};
+  if (statvfs("/dev/shm", &fs) != 0) return ~0ull;  // no /dev/shm: nothing to check
+  return static_cast<unsigned long long>(fs.f_bavail) * fs.f_frsize;
+}
+
+std::string shm_advice(unsigned long long needed) {
+  return "the node needs " + std::to_string(needed >> 20) + " MiB of shared memory but /dev/shm has " +
+         std::to_string(shm_free_bytes() >> 20) +
+         " MiB free. Give the job more shared memory (docker run --shm-size=2g, or as root "
+         "`mount -o remount,size=4G /dev/shm`) or use fewer ranks per node.";
+}
+
+// First touch under a SIGBUS guard: a window whose backing file cannot grow faults on
+// first write; we turn that into an error instead of a crash.
+thread_local sigjmp_buf* touch_escape = nullptr;
+
+void on_sigbus(int signal) {
+  if (touch_escape) siglongjmp(*touch_escape, 1);
+  std::signal(signal, SIG_DFL);
+  std::raise(signal);
+}
+
+bool first_touch(std::byte* memory, std::size_t bytes) {
+  if (bytes == 0) return true;
+  struct sigaction guard{}, previous{};
+  guard.sa_handler = &on_sigbus;
+  sigemptyset(&guard.sa_mask);
+  sigaction(SIGBUS, &guard, &previous);
+  sigjmp_buf escape;
+  bool touched = false;
+  if (sigsetjmp(escape, 1) == 0) {
+    touch_escape = &escape;
+    std::memset(memory, 0, bytes);
+    touched = true;
+  }
+  touch_escape = nullptr;
+  sigaction(SIGBUS, &previous, nullptr);
+  return touched;
+}
+
+}  // namespace
+
+SharedWindow::SharedWindow(MPI_Comm comm, std::size_t bytes, std::size_t alignment) {
+  if (alignment < 64 || (alignment & (alignment - 1)) != 0)
+    throw Error("hympi: SharedWindow alignment must be a power of two >= 64, got " +
+                std::to_string(alignment));
+  int size = 0;
+  MPI_Comm_rank(comm, &rank_);
+  MPI_Comm_size(comm, &size);
+
+  // Too little /dev/shm: decided by rank 0 for everyone, before anything is mapped.
+  const std::size_t request = bytes == 0 ? 0 : bytes + alignment;
+  unsigned long long node_total = 0, my_request = request;
+  check(MPI_Allreduce(&my_request, &node_total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm),
+        "MPI_Allreduce (window size)");
+  int enough = node_total <= shm_free_bytes();
+  check(MPI_Bcast(&enough, 1, MPI_INT, 0, comm), "MPI_Bcast (window size check)");
+  if (!enough) throw Error("hympi: cannot allocate a shared window: " + shm_advice(node_total));
+
+  MPI_Info info;
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "alloc_shared_noncontig", "true");
+  void* base = nullptr;
+  int code = MPI_Win_allocate_shared(static_cast<MPI_Aint>(request), 1, info, comm, &base, &win_);
+  MPI_Info_free(&info);
+  check(code, "MPI_Win_allocate_shared (does this MPI support MPI-3 shared memory on this node?)");
+
+  // Align my segment myself, then tell the others where it starts.
+  const auto address = reinterpret_cast<std::uintptr_t>(base);
+  unsigned long long mine[2] = {request == 0 ? 0 : align_up(address, alignment) - address, bytes};
+  std::vector<unsigned long long> all(2 * size);
+  check(MPI_Allgather(mine, 2, MPI_UNSIGNED_LONG_LONG, all.data(), 2, MPI_UNSIGNED_LONG_LONG, comm),
+        "MPI_Allgather (window layout)");
+  segments_.resize(size);
+  sizes_.resize(size);
+  for (int r = 0; r < size; ++r) {
+    MPI_Aint peer_size = 0;
+    int unit = 0;
+    void* peer_base = nullptr;
+    check(MPI_Win_shared_query(win_, r, &peer_size, &unit, &peer_base), "MPI_Win_shared_query");
+    sizes_[r] = all[2 * r + 1];
+    segments_[r] = sizes_[r] == 0 ? nullptr : static_cast<std::byte*>(peer_base) + all[2 * r];
+    if (sizes_[r] > 0 && static_cast<unsigned long long>(peer_size) < all[2 * r] + sizes_[r])
+      throw Error("hympi: MPI_Win_shared_query reports " + std::to_string(peer_size) +
+                  " bytes for rank " + std::to_string(r) + ", less than it allocated");
+  }
+
+  int touched = first_touch(local(), bytes), all_touched = 0;
+  check(MPI_Allreduce(&touched, &all_touched, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce (first touch)");
+  if (!all_touched) {
+    MPI_Win_free(&win_);
+    throw Error("hympi: shared window memory could not be backed (SIGBUS on first touch): " +
+                shm_advice(node_total));
+  }
+  // Everyone's segment is zeroed before anyone reads a peer's.
+  check(MPI_Barrier(comm), "MPI_Barrier (window ready)");
+}
+
+SharedWindow::SharedWindow(SharedWindow&& other) noexcept
+    : win_(other.win_), rank_(other.rank_), segments_(std::move(other.segments_)),
+      sizes_(std::move(other.sizes_)) {
+  other.win_ = MPI_WIN_NULL;
+}
+
+SharedWindow::~SharedWindow() {
+  if (win_ != MPI_WIN_NULL) MPI_Win_free(&win_);
+}
+
+}  // namespace hympi
