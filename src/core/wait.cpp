@@ -58,19 +58,41 @@ Phases phases_for(const WaitConfig& config) {
   return {config.oversubscribed ? 64u : 16384u, true, config.sleep_after_s};
 }
 
-[[noreturn]] void fire_watchdog(const WaitSite& site, uint64_t target, uint64_t observed,
-                                double waited_s) {
-  char text[512];
+[[noreturn]] void fire_watchdog(const WaitSite& site, const char* what_missing, double waited_s) {
+  const std::string peer =
+      site.peer >= 0 ? "rank " + std::to_string(site.peer) : std::string("another node's leader");
+  char text[640];
   std::snprintf(text, sizeof text,
-                "hympi watchdog: rank %d waited %.0f s in %s for rank %d: expected sequence "
-                ">= %llu, observed %llu. Rank %d never arrived: check that every rank "
-                "calls the same hympi operations in the same order, or raise HYMPI_TIMEOUT "
-                "(seconds, 0 = never).",
-                site.self, waited_s, site.operation, site.peer,
-                static_cast<unsigned long long>(target),
-                static_cast<unsigned long long>(observed), site.peer);
+                "hympi watchdog: rank %d waited %.0f s in %s for %s: %s. It never arrived: "
+                "check that every rank calls the same hympi operations in the same order, or "
+                "raise HYMPI_TIMEOUT (seconds, 0 = never).",
+                site.self, waited_s, site.operation, peer.c_str(), what_missing);
   g_watchdog.load(std::memory_order_relaxed)(text);
   std::abort();  // a handler that returns must not let the protocol run on garbage
+}
+
+/// The policy's loop: `ready()` polls, `nap()` blocks briefly in the sleep phase,
+/// `missing()` describes what never came for the watchdog.
+template <class Ready, class Nap, class Missing>
+void wait_loop(const WaitConfig& config, const WaitSite& site, Ready ready, Nap nap, Missing missing) {
+  const Phases phases = phases_for(config);
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  for (uint64_t round = 1;; ++round) {
+    if (round <= phases.spins) {
+      cpu_relax();
+      if ((round & 1023) != 0) {
+        if (ready()) return;
+        continue;  // read the clock only every 1024 spins
+      }
+    }
+    if (ready()) return;
+    const double waited = std::chrono::duration<double>(Clock::now() - start).count();
+    if (config.timeout_s > 0 && waited > config.timeout_s) fire_watchdog(site, missing().c_str(), waited);
+    if (round <= phases.spins) continue;
+    if (phases.may_sleep && waited >= phases.sleep_after_s) nap();
+    else sched_yield();
+  }
 }
 
 }  // namespace
@@ -83,39 +105,29 @@ WatchdogHandler set_watchdog_handler(WatchdogHandler handler) {
 template <class Orders>
 uint64_t wait_at_least(Channel& channel, uint64_t target, const WaitConfig& config,
                        const WaitSite& site) {
-  // Fast path: acquire, because the caller reads the peer's data right after.
+  // Acquire on every load that may end the wait: the caller reads the peer's data next.
   uint64_t seen = channel.seq.load(Orders::observe);
   if (seen >= target) return seen;
+  auto ready = [&] { return (seen = channel.seq.load(Orders::observe)) >= target; };
+  auto nap = [&] {
+    channel.sleepers.fetch_add(1, Orders::hint);  // a hint for the publisher; naps are bounded
+    if (!ready()) futex_wait(channel, static_cast<uint32_t>(seen), 1'000'000);
+    channel.sleepers.fetch_sub(1, Orders::hint);  // hint only, as above
+  };
+  auto missing = [&] {
+    return "expected sequence >= " + std::to_string(target) + ", observed " + std::to_string(seen);
+  };
+  wait_loop(config, site, ready, nap, missing);
+  return seen;
+}
 
-  const Phases phases = phases_for(config);
-  using Clock = std::chrono::steady_clock;
-  const auto start = Clock::now();
-  for (uint64_t round = 1;; ++round) {
-    if (round <= phases.spins) {
-      cpu_relax();
-      if ((round & 1023) != 0) {
-        seen = channel.seq.load(Orders::observe);  // acquire: see fast-path comment
-        if (seen >= target) return seen;
-        continue;  // read the clock only every 1024 spins
-      }
-    }
-    seen = channel.seq.load(Orders::observe);  // acquire: see fast-path comment
-    if (seen >= target) return seen;
-
-    const double waited = std::chrono::duration<double>(Clock::now() - start).count();
-    if (config.timeout_s > 0 && waited > config.timeout_s)
-      fire_watchdog(site, target, seen, waited);
-    if (round <= phases.spins) continue;
-
-    if (phases.may_sleep && waited >= phases.sleep_after_s) {
-      channel.sleepers.fetch_add(1, Orders::hint);  // a hint for the publisher; sleeps are bounded
-      seen = channel.seq.load(Orders::observe);  // re-check after announcing ourselves
-      if (seen < target) futex_wait(channel, static_cast<uint32_t>(seen), 1'000'000);
-      channel.sleepers.fetch_sub(1, Orders::hint);  // hint only, as above
-    } else {
-      sched_yield();
-    }
-  }
+void poll_until(FunctionRef<bool()> ready, const WaitConfig& config, const WaitSite& site,
+                const char* what) {
+  auto nap = [] {
+    timespec pause{0, 50'000};
+    nanosleep(&pause, nullptr);
+  };
+  wait_loop(config, site, ready, nap, [what] { return std::string(what); });
 }
 
 template <class Orders>

@@ -22,6 +22,7 @@
 #include <string>
 
 #include "core/channel.hpp"
+#include "core/function_ref.hpp"
 #include "hympi/options.hpp"
 
 namespace hympi::core {
@@ -39,7 +40,7 @@ struct WaitConfig {
 struct WaitSite {
   const char* operation;  // e.g. "barrier: release from parent"
   int self;               // this rank (world numbering)
-  int peer;               // the rank expected to publish (world numbering)
+  int peer;               // the rank expected to publish (world numbering; -1: unknown)
 };
 
 using WatchdogHandler = void (*)(const std::string& message);
@@ -53,6 +54,12 @@ WatchdogHandler set_watchdog_handler(WatchdogHandler handler);
 template <class Orders>
 uint64_t wait_at_least(Channel& channel, uint64_t target, const WaitConfig& config,
                        const WaitSite& site);
+
+/// Polls `ready()` under the same policy (naps instead of futex sleeps): for waits that
+/// are not on a channel, e.g. an MPI request among node leaders. `what` tells the
+/// watchdog what never completed.
+void poll_until(FunctionRef<bool()> ready, const WaitConfig& config, const WaitSite& site,
+                const char* what);
 
 /// Stores `value` into the channel's sequence word with `Orders::publish` and wakes
 /// sleeping waiters, if any.

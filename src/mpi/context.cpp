@@ -8,6 +8,7 @@
 
 #include "core/wait.hpp"
 #include "mpi/leader_agreement.hpp"
+#include "mpi/leader_comm.hpp"
 #include "mpi/mpi_check.hpp"
 #include "mpi/node_collectives.hpp"
 
@@ -56,10 +57,12 @@ struct Context::Impl {
   Topology topology;
   mpi::SharedArena arena;
   std::unique_ptr<mpi::NodeCollectives> node;
+  mpi::LeaderComm leaders;
   uint64_t seq = 0;  // sweeps so far: the same on every rank of the node
 
   Impl(MPI_Comm comm, Options o)
-      : options(o), topology((require_mpi3(), comm), o.node_size), arena(topology.node()) {
+      : options(o), topology((require_mpi3(), comm), o.node_size), arena(topology.node()),
+        leaders{topology.leaders(), topology.world_rank(), mpi::wait_config(options, topology)} {
     core::set_watchdog_handler(&abort_job);
     node = mpi::make_node_collectives(topology, options, arena);
   }
@@ -68,7 +71,7 @@ struct Context::Impl {
 
   /// Before the leaders' own MPI call: agree on the arguments (HYMPI_VERIFY).
   void agree(const core::CallDesc& desc, core::Status& status) const {
-    if (options.verify) mpi::leaders_agree(topology.leaders(), topology.world_rank(), desc, status);
+    if (options.verify) mpi::leaders_agree(leaders, desc, status);
   }
 
   /// The node rank of world rank `root` if it is on my node, else -1.
@@ -96,8 +99,13 @@ void Context::barrier() {
   core::CallDesc desc{core::CallKind::barrier, Datatype::float64, Op::sum, -1, 0};
   auto step = [&](std::byte*, std::size_t, core::Status& status) {
     // The leaders' argument check is itself an allreduce: it synchronizes the leaders.
-    if (im.options.verify) im.agree(desc, status);
-    else mpi::check(MPI_Barrier(im.topology.leaders()), "MPI_Barrier (leaders)");
+    if (im.options.verify) {
+      im.agree(desc, status);
+      return;
+    }
+    MPI_Request request;
+    mpi::check(MPI_Ibarrier(im.leaders.comm, &request), "MPI_Ibarrier (leaders)");
+    im.leaders.complete(request, "barrier among node leaders (MPI_Ibarrier)");
   };
   im.node->barrier(im.seq, im.internode() ? core::LeaderStep(step) : core::LeaderStep());
 }
@@ -107,10 +115,12 @@ void Context::allreduce(const void* in, void* out, std::size_t count, Datatype t
   core::CallDesc desc{core::CallKind::allreduce, type, op, -1, count};
   auto step = [&](std::byte* buffer, std::size_t n, core::Status& status) {
     im.agree(desc, status);
-    if (!status.failed() && n > 0)
-      mpi::check(MPI_Allreduce(MPI_IN_PLACE, buffer, int(n), mpi_type(type), mpi_op(op),
-                               im.topology.leaders()),
-                 "MPI_Allreduce (leaders)");
+    if (status.failed() || n == 0) return;
+    MPI_Request request;
+    mpi::check(MPI_Iallreduce(MPI_IN_PLACE, buffer, int(n), mpi_type(type), mpi_op(op),
+                              im.leaders.comm, &request),
+               "MPI_Iallreduce (leaders)");
+    im.leaders.complete(request, "allreduce among node leaders (MPI_Iallreduce)");
   };
   im.node->allreduce(im.seq, in, out, count, type, op,
                      im.internode() ? core::LeaderStep(step) : core::LeaderStep());
@@ -125,9 +135,11 @@ void Context::reduce(const void* in, void* out, std::size_t count, Datatype type
     im.agree(desc, status);
     if (status.failed() || n == 0) return;
     const bool mine = im.topology.node_index() == root_leader;
-    mpi::check(MPI_Reduce(mine ? MPI_IN_PLACE : buffer, mine ? buffer : nullptr, int(n),
-                          mpi_type(type), mpi_op(op), root_leader, im.topology.leaders()),
-               "MPI_Reduce (leaders)");
+    MPI_Request request;
+    mpi::check(MPI_Ireduce(mine ? MPI_IN_PLACE : buffer, mine ? buffer : nullptr, int(n),
+                           mpi_type(type), mpi_op(op), root_leader, im.leaders.comm, &request),
+               "MPI_Ireduce (leaders)");
+    im.leaders.complete(request, "reduce among node leaders (MPI_Ireduce)");
   };
   im.node->reduce(im.seq, in, out, count, type, op, root, node_root,
                   im.internode() ? core::LeaderStep(step) : core::LeaderStep());
@@ -140,9 +152,11 @@ void Context::bcast(void* data, std::size_t count, Datatype type, int root) {
   core::CallDesc desc{core::CallKind::bcast, type, Op::sum, root, count};
   auto step = [&](std::byte* buffer, std::size_t n, core::Status& status) {
     im.agree(desc, status);
-    if (!status.failed() && n > 0)
-      mpi::check(MPI_Bcast(buffer, int(n), mpi_type(type), root_leader, im.topology.leaders()),
-                 "MPI_Bcast (leaders)");
+    if (status.failed() || n == 0) return;
+    MPI_Request request;
+    mpi::check(MPI_Ibcast(buffer, int(n), mpi_type(type), root_leader, im.leaders.comm, &request),
+               "MPI_Ibcast (leaders)");
+    im.leaders.complete(request, "bcast among node leaders (MPI_Ibcast)");
   };
   im.node->bcast(im.seq, data, count, type, root, node_root,
                  im.internode() ? core::LeaderStep(step) : core::LeaderStep());

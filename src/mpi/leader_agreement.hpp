@@ -7,10 +7,10 @@
 #include <mpi.h>
 
 #include "core/call_check.hpp"
+#include "mpi/leader_comm.hpp"
 
 namespace hympi::mpi {
 
-void leaders_agree(MPI_Comm leaders, int world_rank, const core::CallDesc& mine,
-                   core::Status& status);
+void leaders_agree(const LeaderComm& leaders, const core::CallDesc& mine, core::Status& status);
 
 }  // namespace hympi::mpi

@@ -5,6 +5,7 @@
 #include "core/counter_barrier.hpp"
 #include "core/memory_order.hpp"
 #include "mpi/domains.hpp"
+#include "mpi/leader_comm.hpp"
 
 namespace hympi::mpi {
 namespace {
@@ -63,7 +64,7 @@ std::unique_ptr<NodeCollectives> make_node_collectives(const Topology& topology,
   core::Tree tree = options.topology_aware
                         ? core::Tree::build(spec, domain_groups(topology.node()))
                         : core::Tree::build(spec, topology.node_size());
-  core::WaitConfig wait{options.wait, topology.oversubscribed(), options.timeout_s};
+  core::WaitConfig wait = wait_config(options, topology);
 
   const int self = topology.node_rank();
   const auto& members = topology.node_members();

@@ -66,7 +66,7 @@ TEST(Wait, WatchdogNamesOperationRanksAndSequences) {
     EXPECT_NE(text.find("rank 3"), std::string::npos) << text;
     EXPECT_NE(text.find("barrier: release"), std::string::npos) << text;
     EXPECT_NE(text.find("for rank 1"), std::string::npos) << text;
-    EXPECT_NE(text.find(">= 42"), std::string::npos) << text;
+    EXPECT_NE(text.find("expected sequence >= 42"), std::string::npos) << text;
     EXPECT_NE(text.find("observed 41"), std::string::npos) << text;
     EXPECT_NE(text.find("HYMPI_TIMEOUT"), std::string::npos) << text;
   }

@@ -1,0 +1,68 @@
+// Bad input must give a clear error on every rank, never a hang or a crash. One program,
+// one mode per case; ctest checks the printed text (PASS_REGULAR_EXPRESSION).
+//   env     HYMPI_* variable with a bad value (set by the test): Context throws
+//   shm     a window larger than /dev/shm: SharedWindow throws, saying how to fix it
+//   root    a root outside the communicator: bcast throws
+//   never   rank 0 never arrives at a barrier: the others' watchdog aborts the job
+// Prints "bad-input: every rank reported: <message>" when every rank caught the error.
+#include <mpi.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+
+#include "hympi/hympi.hpp"
+
+namespace {
+
+void expect_error_everywhere(const std::function<void()>& body) {
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  std::string message;
+  try {
+    body();
+  } catch (const hympi::Error& e) {
+    message = e.what();
+  }
+  int caught = !message.empty(), total = 0;
+  MPI_Allreduce(&caught, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0) {
+    if (total == size) std::printf("bad-input: every rank reported: %s\n", message.c_str());
+    else std::printf("bad-input: only %d of %d ranks reported an error\n", total, size);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  const std::string mode = argc > 1 ? argv[1] : "";
+  if (mode == "env") {
+    expect_error_everywhere([] { hympi::Context ctx(MPI_COMM_WORLD); });
+  } else if (mode == "shm") {
+    hympi::Topology topo(MPI_COMM_WORLD);
+    struct statvfs fs{};
+    statvfs("/dev/shm", &fs);
+    const std::size_t too_much = std::size_t(fs.f_blocks) * fs.f_frsize / topo.node_size() + (1 << 20);
+    expect_error_everywhere([&] { hympi::SharedWindow window(topo.node(), too_much); });
+  } else if (mode == "root") {
+    hympi::Context ctx(MPI_COMM_WORLD);
+    double x = 1;
+    expect_error_everywhere([&] { ctx.bcast(&x, 1, ctx.topology().world_size()); });
+  } else if (mode == "never") {
+    hympi::Context ctx(MPI_COMM_WORLD);
+    if (ctx.topology().world_rank() == 0) {
+      for (;;) sleep(1);  // never arrives; the watchdog of the others ends the job
+    }
+    ctx.barrier();
+    std::printf("bad-input: the barrier completed without rank 0\n");
+  } else {
+    std::fprintf(stderr, "usage: bad_input env|shm|root|never\n");
+  }
+  MPI_Finalize();
+  return 0;
+}

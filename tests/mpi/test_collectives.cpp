@@ -1,0 +1,224 @@
+// hympi's collectives against the MPI library's on the same data, at any rank count,
+// with real or emulated nodes; then long runs of consecutive calls with changing data
+// and random delays; then the mismatch errors.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "hympi/context.hpp"
+
+using hympi::Datatype;
+using hympi::Op;
+
+namespace {
+
+int world_rank() {
+  int r;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+int world_size() {
+  int s;
+  MPI_Comm_size(MPI_COMM_WORLD, &s);
+  return s;
+}
+long env_long(const char* name, long fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::atol(v) : fallback;
+}
+
+template <class T> MPI_Datatype mpi_type();
+template <> MPI_Datatype mpi_type<double>() { return MPI_DOUBLE; }
+template <> MPI_Datatype mpi_type<float>() { return MPI_FLOAT; }
+template <> MPI_Datatype mpi_type<int32_t>() { return MPI_INT32_T; }
+template <> MPI_Datatype mpi_type<int64_t>() { return MPI_INT64_T; }
+
+MPI_Op mpi_op(Op op) {
+  switch (op) {
+    case Op::sum: return MPI_SUM;
+    case Op::prod: return MPI_PROD;
+    case Op::min: return MPI_MIN;
+    case Op::max: return MPI_MAX;
+  }
+  return MPI_OP_NULL;
+}
+
+// Inputs whose products stay small: values in {-2, -1, 1, 2} for prod, else wider.
+template <class T>
+std::vector<T> inputs(std::size_t count, Op op, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::vector<T> v(count);
+  for (auto& x : v) {
+    int r = int(gen() % 2001) - 1000;
+    if (op == Op::prod) x = T((r % 2 ? 1 : 2) * (r < 0 ? -1 : 1));
+    else if constexpr (std::is_floating_point_v<T>) x = T(r) / T(7);
+    else x = T(r);
+  }
+  return v;
+}
+
+template <class T>
+void expect_close(const std::vector<T>& got, const std::vector<T>& want, const std::string& what) {
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    if constexpr (std::is_floating_point_v<T>) {
+      // The tree's summation order differs from MPI's: allow a few ulps per rank.
+      const T tol = T(world_size()) * std::numeric_limits<T>::epsilon() * T(1e3) * (1 + std::abs(want[i]));
+      ASSERT_NEAR(got[i], want[i], tol) << what << " i=" << i;
+    } else {
+      ASSERT_EQ(got[i], want[i]) << what << " i=" << i;
+    }
+  }
+}
+
+template <class T>
+void against_mpi(hympi::Context& ctx, std::size_t count) {
+  const int me = world_rank(), n = world_size();
+  for (Op op : {Op::sum, Op::prod, Op::min, Op::max}) {
+    const std::string what = std::string(hympi::name_of(hympi::datatype_of<T>())) + " " +
+                             hympi::name_of(op) + " count=" + std::to_string(count);
+    auto in = inputs<T>(count, op, 1000u * me + unsigned(count));
+    std::vector<T> mine(count), ref(count);
+    ctx.allreduce(in.data(), mine.data(), count, op);
+    MPI_Allreduce(in.data(), ref.data(), int(count), mpi_type<T>(), mpi_op(op), MPI_COMM_WORLD);
+    expect_close(mine, ref, "allreduce " + what);
+    // Identical bits on every rank: compare with rank 0's result.
+    std::vector<T> zeros(mine);
+    MPI_Bcast(zeros.data(), int(count), mpi_type<T>(), 0, MPI_COMM_WORLD);
+    ASSERT_EQ(0, std::memcmp(zeros.data(), mine.data(), count * sizeof(T))) << what;
+
+    auto in_place = in;
+    ctx.allreduce(in_place.data(), in_place.data(), count, op);
+    ASSERT_EQ(in_place, mine) << "in place " << what;
+
+    for (int root : {0, n - 1, n / 2}) {
+      std::vector<T> out(count, T(-3)), rref(count, T(-3));
+      ctx.reduce(in.data(), out.data(), count, op, root);
+      MPI_Reduce(in.data(), rref.data(), int(count), mpi_type<T>(), mpi_op(op), root, MPI_COMM_WORLD);
+      if (me == root) expect_close(out, rref, "reduce " + what);
+      else ASSERT_EQ(out, std::vector<T>(count, T(-3))) << "reduce wrote on a non-root rank";
+
+      std::vector<T> data = me == root ? in : std::vector<T>(count, T(0));
+      ctx.bcast(data.data(), count, root);
+      std::vector<T> bref = in;
+      MPI_Bcast(bref.data(), int(count), mpi_type<T>(), root, MPI_COMM_WORLD);
+      ASSERT_EQ(data, bref) << "bcast root " << root << " " << what;
+    }
+  }
+}
+
+}  // namespace
+
+TEST(Collectives, EveryTypeOpAndCountAgainstMpi) {
+  hympi::Options options = hympi::Options::from_env();
+  options.collective_buffer_bytes = 4096;  // forces chunking for the larger counts
+  hympi::Context ctx(MPI_COMM_WORLD, options);
+  for (std::size_t count : {0, 1, 7, 1000}) {
+    against_mpi<double>(ctx, count);
+    against_mpi<float>(ctx, count);
+    against_mpi<int32_t>(ctx, count);
+    against_mpi<int64_t>(ctx, count);
+  }
+}
+
+TEST(Collectives, MillionElementsAgainstMpi) {
+  hympi::Context ctx(MPI_COMM_WORLD);
+  const std::size_t count = 1000000;
+  auto in = inputs<double>(count, Op::sum, 7u + world_rank());
+  std::vector<double> mine(count), ref(count);
+  ctx.allreduce(in.data(), mine.data(), count, Op::sum);
+  MPI_Allreduce(in.data(), ref.data(), int(count), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  expect_close(mine, ref, "allreduce 1e6 doubles");
+  auto ints = inputs<int64_t>(count, Op::max, 9u + world_rank());
+  std::vector<int64_t> imine(count), iref(count);
+  ctx.allreduce(ints.data(), imine.data(), count, Op::max);
+  MPI_Allreduce(ints.data(), iref.data(), int(count), MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+  ASSERT_EQ(imine, iref);
+}
+
+TEST(Collectives, ConsecutiveCallsWithChangingDataAndDelays) {
+  // Every barrier variant; values depend on (rank, iteration) so each call is checked
+  // exactly without an MPI call in the loop (MPICH does not yield when oversubscribed).
+  const long iterations = env_long("HYMPI_TEST_ITERATIONS", 100000);
+  const int me = world_rank(), n = world_size();
+  for (auto algorithm : {hympi::BarrierAlgorithm::combining, hympi::BarrierAlgorithm::counter_tree,
+                         hympi::BarrierAlgorithm::counter_flat}) {
+    hympi::Options options = hympi::Options::from_env();
+    options.barrier = algorithm;
+    hympi::Context ctx(MPI_COMM_WORLD, options);
+    std::mt19937 gen(99u + me);
+    const long calls = algorithm == hympi::BarrierAlgorithm::combining ? iterations : iterations / 10;
+    long bad = 0;
+    for (long k = 0; k < calls; ++k) {
+      if (gen() % 512 == 0) std::this_thread::sleep_for(std::chrono::microseconds(gen() % 50));
+      int64_t x = int64_t(me + 1) * (k % 1000 + 1);
+      switch (k % 4) {
+        case 0: ctx.barrier(); break;
+        case 1: bad += ctx.allreduce(x, Op::sum) != int64_t(n) * (n + 1) / 2 * (k % 1000 + 1); break;
+        case 2: bad += ctx.allreduce(double(x), Op::max) != double(int64_t(n) * (k % 1000 + 1)); break;
+        case 3: {
+          int32_t v = me == int(k % n) ? int32_t(k) : -1;
+          ctx.bcast(&v, 1, int(k % n));
+          bad += v != int32_t(k);
+          break;
+        }
+      }
+      if (k % 20000 == 19999) MPI_Barrier(MPI_COMM_WORLD);  // MPI calls in between are fine
+    }
+    EXPECT_EQ(bad, 0) << "wrong results with barrier=" << hympi::name_of(algorithm);
+  }
+}
+
+TEST(Collectives, SeqCstOrdersAgree) {
+  hympi::Options options = hympi::Options::from_env();
+  options.orders = hympi::MemoryOrders::seq_cst;
+  hympi::Context ctx(MPI_COMM_WORLD, options);
+  against_mpi<double>(ctx, 7);
+}
+
+TEST(Collectives, MismatchedArgumentsThrowOnEveryRank) {
+  hympi::Context ctx(MPI_COMM_WORLD);
+  const int me = world_rank(), n = world_size();
+  if (n < 2) GTEST_SKIP() << "needs two ranks to disagree";
+  std::vector<double> buf(64, 1.0);
+  struct Case {
+    const char* name;
+    std::function<void()> call;
+    const char* expect;
+  };
+  const bool odd = me == n - 1;
+  std::vector<Case> cases = {
+      {"count", [&] { ctx.allreduce(buf.data(), buf.data(), odd ? 11 : 10, Op::sum); }, "count=11"},
+      {"type", [&] { ctx.allreduce(buf.data(), buf.data(), 4, odd ? Datatype::float32 : Datatype::float64, Op::sum); }, "float"},
+      {"op", [&] { ctx.allreduce(buf.data(), buf.data(), 4, Datatype::float64, odd ? Op::min : Op::sum); }, "min"},
+      {"root", [&] { ctx.bcast(buf.data(), 4, odd ? n - 1 : 0); }, "root="},
+      {"kind", [&] { if (odd) ctx.barrier(); else ctx.allreduce(buf.data(), buf.data(), 0, Op::sum); }, "barrier()"},
+  };
+  for (auto& c : cases) {
+    std::string message;
+    try {
+      c.call();
+    } catch (const hympi::Error& e) {
+      message = e.what();
+    }
+    EXPECT_NE(message.find(c.expect), std::string::npos) << c.name << ": '" << message << "'";
+    // The same message on every rank: compare lengths and a checksum with rank 0's.
+    long sig[2] = {long(message.size()), long(std::hash<std::string>{}(message) & 0xffffff)};
+    long max[2], min[2];
+    MPI_Allreduce(sig, max, 2, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(sig, min, 2, MPI_LONG, MPI_MIN, MPI_COMM_WORLD);
+    EXPECT_TRUE(max[0] == min[0] && max[1] == min[1]) << c.name << ": messages differ between ranks";
+    // Still in step afterwards.
+    EXPECT_EQ(ctx.allreduce(1, Op::sum), n) << c.name;
+  }
+}
