@@ -69,4 +69,15 @@ T load_words(const std::atomic<uint64_t>* words) {
   return T::from_words(plain);
 }
 
+/// A Status costs one word on the fast path: the record only when it failed.
+inline void store_status(const Status& status, std::atomic<uint64_t>* words) {
+  if (status.failed()) store_words(status, words);
+  else words[0].store(0, std::memory_order_relaxed);  // ordered by the seq release
+}
+
+inline Status load_status(const std::atomic<uint64_t>* words) {
+  if (words[0].load(std::memory_order_relaxed) == 0) return Status{};  // after the seq acquire
+  return load_words<Status>(words);
+}
+
 }  // namespace hympi::core

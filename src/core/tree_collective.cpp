@@ -107,7 +107,7 @@ Status TreeCollective<Orders>::up_sweep(uint64_t seq, const CallDesc& desc, cons
   for (int child : tree_.children(self_)) {
     Channel& channel = mine.up[tree_.slot(child)];
     wait_at_least<Orders>(channel, seq, wait_, site("collective: arrival of a child", child));
-    status.merge(load_words<Status>(channel.words + kUpStatus));
+    status.merge(load_status(channel.words + kUpStatus));
     CallDesc theirs = load_words<CallDesc>(channel.words + kUpDesc);
     if (!(theirs == desc))
       status.merge(Status::mismatch(world_ranks_[self_], desc, world_ranks_[child], theirs));
@@ -118,7 +118,7 @@ Status TreeCollective<Orders>::up_sweep(uint64_t seq, const CallDesc& desc, cons
   if (parent >= 0) {
     Channel& channel = participants_[parent].block->up[tree_.slot(self_)];
     store_words(desc, channel.words + kUpDesc);
-    store_words(status, channel.words + kUpStatus);
+    store_status(status, channel.words + kUpStatus);
     publish<Orders>(channel, seq);  // release: my buffer and the words above are ready
   }
   return status;
@@ -130,12 +130,12 @@ Status TreeCollective<Orders>::down_sweep(uint64_t seq, const Work& work, Status
   if (parent >= 0) {
     Channel& channel = participants_[self_].block->down;
     wait_at_least<Orders>(channel, seq, wait_, site("collective: release from the parent", parent));
-    status = load_words<Status>(channel.words + kDownStatus);
+    status = load_status(channel.words + kDownStatus);
   }
   if (!status.failed()) down_data(work);
   for (int child : tree_.children(self_)) {
     Channel& channel = participants_[child].block->down;
-    store_words(status, channel.words + kDownStatus);
+    store_status(status, channel.words + kDownStatus);
     publish<Orders>(channel, seq);  // release: my buffer holds the result for the child
   }
   return status;

@@ -1,0 +1,57 @@
+#include "collectives.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <memory>
+
+namespace hympi::bench {
+namespace {
+
+/// A Context like `base` with one option changed, for a variant in the same launch.
+std::unique_ptr<Context> variant(const Context& base, void (*change)(Options&)) {
+  Options o = base.options();
+  change(o);
+  return std::make_unique<Context>(base.topology().world(), o);
+}
+
+}  // namespace
+
+nlohmann::json bench_barrier(Context& ctx, const Method& method) {
+  auto seq_cst = variant(ctx, [](Options& o) { o.orders = MemoryOrders::seq_cst; });
+  auto alg2 = variant(ctx, [](Options& o) { o.barrier = BarrierAlgorithm::counter_tree; });
+  auto alg1 = variant(ctx, [](Options& o) { o.barrier = BarrierAlgorithm::counter_flat; });
+  MPI_Comm comm = ctx.topology().world();
+  std::vector<Contender> contenders{
+      {"hympi", [&] { ctx.barrier(); }},
+      {"hympi-seq_cst", [&] { seq_cst->barrier(); }},
+      {"hympi-counter_tree(Alg2)", [&] { alg2->barrier(); }},
+      {"hympi-counter_flat(Alg1)", [&] { alg1->barrier(); }},
+      {"MPI_Barrier", [&] { MPI_Barrier(comm); }},
+  };
+  auto samples = measure(ctx, contenders, method);
+  return report("barrier", 0, contenders, samples, method);
+}
+
+nlohmann::json bench_allreduce(Context& ctx, const Method& method, const std::vector<std::size_t>& sizes) {
+  auto seq_cst = variant(ctx, [](Options& o) { o.orders = MemoryOrders::seq_cst; });
+  MPI_Comm comm = ctx.topology().world();
+  nlohmann::json records = nlohmann::json::array();
+  for (std::size_t bytes : sizes) {
+    const std::size_t count = std::max<std::size_t>(1, bytes / sizeof(double));
+    std::vector<double> in(count, 1.0 + ctx.topology().world_rank()), out(count);
+    std::vector<Contender> contenders{{"hympi", [&] { ctx.allreduce(in.data(), out.data(), count, Op::sum); }}};
+    if (count == 1)
+      contenders.push_back({"hympi-seq_cst", [&] { seq_cst->allreduce(in.data(), out.data(), count, Op::sum); }});
+    contenders.push_back({"MPI_Allreduce", [&] {
+                            MPI_Allreduce(in.data(), out.data(), int(count), MPI_DOUBLE, MPI_SUM, comm);
+                          }});
+    // Large messages: fewer inner calls, same number of samples.
+    Method m = method;
+    if (bytes >= (64u << 10)) m.inner = std::max(1, method.inner / 10);
+    records.push_back(report("allreduce", count * sizeof(double), contenders, measure(ctx, contenders, m), m));
+  }
+  return records;
+}
+
+}  // namespace hympi::bench
