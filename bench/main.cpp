@@ -1,5 +1,5 @@
 // hympi-bench: hympi against the MPI library's own operations, side by side in one launch.
-//   mpiexec -n 2 hympi-bench barrier|allreduce|all [--outer 100] [--inner 100] [--json F]
+//   mpiexec -n 2 hympi-bench barrier|allreduce|dot|sync|all [--outer 100] [--inner 100] [--json F]
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 #include <mpi.h>
@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "collectives.hpp"
+#include "dot_sync.hpp"
 #include "machine.hpp"
 
 int main(int argc, char** argv) {
@@ -24,6 +25,8 @@ int main(int argc, char** argv) {
     app.fallthrough();  // subcommands inherit it: options may follow the subcommand
     auto* barrier = app.add_subcommand("barrier", "hympi barrier variants vs MPI_Barrier");
     auto* allreduce = app.add_subcommand("allreduce", "allreduce 8 B - 1 MiB vs MPI_Allreduce");
+    auto* dot = app.add_subcommand("dot", "FP32 dot product MFLOP/s per core vs vector length");
+    auto* sync = app.add_subcommand("sync", "time synchronization after MPI_Barrier vs hympi barrier loops");
     auto* all = app.add_subcommand("all", "everything above");
     app.require_subcommand(1);
     try {
@@ -47,6 +50,8 @@ int main(int argc, char** argv) {
       std::vector<std::size_t> sizes{8, 64, 512, 4096, 32768, 262144, 1048576};
       for (auto& r : hympi::bench::bench_allreduce(ctx, method, sizes)) out["benchmarks"].push_back(r);
     }
+    if (dot->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_dot(ctx, method));
+    if (sync->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_sync(ctx, method.outer));
     if (ctx.topology().world_rank() == 0 && !json_path.empty()) {
       std::ofstream(json_path) << out.dump(1) << "\n";
       fmt::print("# samples written to {}\n", json_path);

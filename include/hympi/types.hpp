@@ -15,7 +15,15 @@ enum class Datatype : uint8_t { float64, float32, int32, int64 };
 /// Reduction operations (MPI_SUM, MPI_PROD, MPI_MIN, MPI_MAX).
 enum class Op : uint8_t { sum, prod, min, max };
 
-std::size_t size_of(Datatype type);
+constexpr std::size_t size_of(Datatype type) {
+  switch (type) {
+    case Datatype::float64: return sizeof(double);
+    case Datatype::float32: return sizeof(float);
+    case Datatype::int32: return sizeof(int32_t);
+    case Datatype::int64: return sizeof(int64_t);
+  }
+  return 0;
+}
 const char* name_of(Datatype type);
 const char* name_of(Op op);
 

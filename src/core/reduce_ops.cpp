@@ -5,16 +5,6 @@
 
 namespace hympi {
 
-std::size_t size_of(Datatype type) {
-  switch (type) {
-    case Datatype::float64: return sizeof(double);
-    case Datatype::float32: return sizeof(float);
-    case Datatype::int32: return sizeof(int32_t);
-    case Datatype::int64: return sizeof(int64_t);
-  }
-  throw Error("hympi: unknown datatype");
-}
-
 const char* name_of(Datatype type) {
   switch (type) {
     case Datatype::float64: return "double";

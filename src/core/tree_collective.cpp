@@ -25,6 +25,7 @@ TreeCollective<Orders>::TreeCollective(int self, std::vector<Participant> partic
       buffer_bytes_(buffer_bytes),
       wait_(wait),
       world_ranks_(std::move(world_ranks)) {
+  written_down_.assign(tree_.children(self_).size(), -1);
   if (tree_.size() != int(participants_.size()) || tree_.root() != 0)
     throw std::invalid_argument("TreeCollective: the tree must span all participants from 0");
   if (tree_.max_children() > kMaxChildren)
@@ -40,8 +41,7 @@ WaitSite TreeCollective<Orders>::site(const char* operation, int peer) const {
 
 template <class Orders>
 void TreeCollective<Orders>::barrier(uint64_t& seq, LeaderStep step) {
-  CallDesc desc{CallKind::barrier, Datatype::float64, Op::sum, -1, 0};
-  sweep(++seq, desc, Work{}, step);
+  sweep(++seq, Call(CallDesc{CallKind::barrier, Datatype::float64, Op::sum, -1, 0}), Work{}, step);
 }
 
 template <class Orders>
@@ -77,13 +77,14 @@ void TreeCollective<Orders>::bcast(uint64_t& seq, void* data, std::size_t count,
 template <class Orders>
 void TreeCollective<Orders>::run_chunked(uint64_t& seq, const CallDesc& desc, Work work,
                                          LeaderStep step) {
+  const Call call(desc);
   const std::size_t elem = size_of(work.type);
   const std::size_t per_chunk = std::max<std::size_t>(1, buffer_bytes_ / elem);
   std::size_t left = work.count;
   do {
     Work chunk = work;
     chunk.count = std::min(left, per_chunk);
-    sweep(++seq, desc, chunk, step);
+    sweep(++seq, call, chunk, step);
     const std::size_t bytes = chunk.count * elem;
     if (work.in) work.in += bytes;
     if (work.out) work.out += bytes;
@@ -92,53 +93,70 @@ void TreeCollective<Orders>::run_chunked(uint64_t& seq, const CallDesc& desc, Wo
 }
 
 template <class Orders>
-void TreeCollective<Orders>::sweep(uint64_t seq, const CallDesc& desc, const Work& work,
+void TreeCollective<Orders>::sweep(uint64_t seq, const Call& call, const Work& work,
                                    LeaderStep step) {
-  Status status = up_sweep(seq, desc, work);
-  if (tree_.parent(self_) < 0 && step) step(participants_[self_].buffer, work.count, status);
-  status = down_sweep(seq, work, status);
-  if (status.failed()) throw Error(status.message());
+  bool failed = up_sweep(seq, call, work);
+  if (tree_.parent(self_) < 0 && step) {
+    if (!failed) failure_ = Status{};
+    step(participants_[self_].buffer, work.count, failure_);
+    failed = failure_.failed();
+  }
+  if (down_sweep(seq, work, failed)) throw Error(failure_.message());
 }
 
 template <class Orders>
-Status TreeCollective<Orders>::up_sweep(uint64_t seq, const CallDesc& desc, const Work& work) {
+bool TreeCollective<Orders>::up_sweep(uint64_t seq, const Call& call, const Work& work) {
   CollectiveBlock& mine = *participants_[self_].block;
-  Status status;
+  bool failed = false;
   for (int child : tree_.children(self_)) {
     Channel& channel = mine.up[tree_.slot(child)];
     wait_at_least<Orders>(channel, seq, wait_, site("collective: arrival of a child", child));
-    status.merge(load_status(channel.words + kUpStatus));
-    CallDesc theirs = load_words<CallDesc>(channel.words + kUpDesc);
-    if (!(theirs == desc))
-      status.merge(Status::mismatch(world_ranks_[self_], desc, world_ranks_[child], theirs));
+    // Fast path: three words of the line just acquired (relaxed: ordered by that acquire).
+    const auto* words = channel.words;
+    if (words[kUpStatus].load(std::memory_order_relaxed) != 0 ||
+        words[kUpDesc].load(std::memory_order_relaxed) != call.words[0] ||
+        words[kUpDesc + 1].load(std::memory_order_relaxed) != call.words[1]) {
+      Status theirs = load_status(words + kUpStatus);
+      if (!theirs.failed())
+        theirs = Status::mismatch(world_ranks_[self_], call.desc, world_ranks_[child],
+                                  load_words<CallDesc>(words + kUpDesc));
+      if (!failed) failure_ = theirs;  // the first failure in slot order wins
+      failed = true;
+    }
   }
-  if (!status.failed()) up_data(work);
+  if (!failed) up_data(work);
 
   const int parent = tree_.parent(self_);
   if (parent >= 0) {
     Channel& channel = participants_[parent].block->up[tree_.slot(self_)];
-    store_words(desc, channel.words + kUpDesc);
-    store_status(status, channel.words + kUpStatus);
+    if (!written_up_.any || written_up_.desc != call.words)
+      store_words(call.desc, channel.words + kUpDesc);
+    if (!written_up_.any || written_up_.failed || failed)
+      store_status(failed ? failure_ : Status{}, channel.words + kUpStatus);
+    written_up_ = {true, call.words, failed};
     publish<Orders>(channel, seq);  // release: my buffer and the words above are ready
   }
-  return status;
+  return failed;
 }
 
 template <class Orders>
-Status TreeCollective<Orders>::down_sweep(uint64_t seq, const Work& work, Status status) {
+bool TreeCollective<Orders>::down_sweep(uint64_t seq, const Work& work, bool failed) {
   const int parent = tree_.parent(self_);
   if (parent >= 0) {
     Channel& channel = participants_[self_].block->down;
     wait_at_least<Orders>(channel, seq, wait_, site("collective: release from the parent", parent));
-    status = load_status(channel.words + kDownStatus);
+    failed = channel.words[kDownStatus].load(std::memory_order_relaxed) != 0;  // after the acquire
+    if (failed) failure_ = load_status(channel.words + kDownStatus);
   }
-  if (!status.failed()) down_data(work);
+  if (!failed) down_data(work);
   for (int child : tree_.children(self_)) {
     Channel& channel = participants_[child].block->down;
-    store_status(status, channel.words + kDownStatus);
+    int8_t& written = written_down_[tree_.slot(child)];
+    if (written != int8_t(failed)) store_status(failed ? failure_ : Status{}, channel.words + kDownStatus);
+    written = int8_t(failed);
     publish<Orders>(channel, seq);  // release: my buffer holds the result for the child
   }
-  return status;
+  return failed;
 }
 
 template <class Orders>

@@ -30,12 +30,17 @@
 //    writes before the call visible to every rank after it (a full memory barrier).
 //  - Mismatch: a child whose CallDesc differs from its parent's makes a Status that goes
 //    up and then down to everyone; data is not touched in that sweep; every rank throws.
+//  - One store per channel on the hot path: each channel has one writer, which remembers
+//    the metadata it last wrote there and rewrites it only when it changes. A waiter
+//    spins on that line, so every extra store would move the line once more; in a
+//    solver loop the CallDesc and Status repeat, and only the sequence word is stored.
 //  - Determinism: the reduction order is fixed by the tree (own value, then children in
 //    slot order), and every rank receives the root's bits, so all ranks get identical
 //    results. Float sums may differ in the last bits from MPI_Allreduce, whose order is
 //    its own.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -100,20 +105,38 @@ class TreeCollective {
     int node_root = -1;
   };
 
+  /// A call's description, and its encoding as the channel words compared on the fast path.
+  struct Call {
+    explicit Call(const CallDesc& d) : desc(d) { d.to_words(words.data()); }
+    CallDesc desc;
+    std::array<uint64_t, CallDesc::kWords> words;
+  };
+
   /// Runs one call as ceil(bytes / buffer_bytes) sweeps (at least one).
   void run_chunked(uint64_t& seq, const CallDesc& desc, Work work, LeaderStep step);
-  void sweep(uint64_t seq, const CallDesc& desc, const Work& work, LeaderStep step);
-  Status up_sweep(uint64_t seq, const CallDesc& desc, const Work& work);
-  Status down_sweep(uint64_t seq, const Work& work, Status status);
+  void sweep(uint64_t seq, const Call& call, const Work& work, LeaderStep step);
+  /// Each returns whether the sweep failed; the failure itself is in failure_.
+  bool up_sweep(uint64_t seq, const Call& call, const Work& work);
+  bool down_sweep(uint64_t seq, const Work& work, bool failed);
   void up_data(const Work& work);
   void down_data(const Work& work);
   bool forwards_root(const Work& work) const;
   WaitSite site(const char* operation, int peer) const;
 
+  /// What this rank last wrote into its parent's up channel (it is its only writer).
+  struct Written {
+    bool any = false;
+    std::array<uint64_t, CallDesc::kWords> desc{};
+    bool failed = false;
+  };
+
   int self_;
   std::vector<Participant> participants_;
   Tree tree_;
   std::size_t buffer_bytes_;
+  Written written_up_;                // my channel in my parent's block
+  std::vector<int8_t> written_down_;  // per child slot: failed flag last written; -1: none
+  Status failure_;                    // the failure of the current call, if any
   WaitConfig wait_;
   std::vector<int> world_ranks_;
 };

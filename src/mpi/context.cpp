@@ -41,13 +41,15 @@ void abort_job(const std::string& message) {
   MPI_Abort(MPI_COMM_WORLD, 3);
 }
 
-void require_mpi3() {
+/// `comm`, once the MPI library is known to have MPI-3 shared-memory windows.
+MPI_Comm with_mpi3(MPI_Comm comm) {
   int version = 0, subversion = 0;
   MPI_Get_version(&version, &subversion);
   if (version < 3)
     throw Error("hympi: the MPI library reports version " + std::to_string(version) + "." +
                 std::to_string(subversion) +
                 "; hympi needs MPI-3 shared-memory windows (Open MPI >= 1.8, MPICH >= 3.0)");
+  return comm;
 }
 
 }  // namespace
@@ -61,7 +63,7 @@ struct Context::Impl {
   uint64_t seq = 0;  // sweeps so far: the same on every rank of the node
 
   Impl(MPI_Comm comm, Options o)
-      : options(o), topology((require_mpi3(), comm), o.node_size), arena(topology.node()),
+      : options(o), topology(with_mpi3(comm), o.node_size), arena(topology.node()),
         leaders{topology.leaders(), topology.world_rank(), mpi::wait_config(options, topology)} {
     core::set_watchdog_handler(&abort_job);
     node = mpi::make_node_collectives(topology, options, arena);
