@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# Emulated hosts on one machine: each host is a network + UTS + mount + IPC namespace
+# (own hostname host<k>, own /dev/shm and /etc/hosts), kept alive by one process, wired by
+# a veth to a bridge in a "switch" namespace, address 10.77.0.<k+1>/24, no default route.
+# MPI reaches the hosts through scripts/hosts-agent, an ssh stand-in.
+#
+#   scripts/hosts.sh up N [--rate 1gbit]   bring up host0..host<N-1> (refuses if already up)
+#   scripts/hosts.sh run-openmpi P CMD...  Open MPI, P ranks per host, started from host0
+#   scripts/hosts.sh run-mpich P CMD...    MPICH, likewise
+#   scripts/hosts.sh exec HOST CMD...      run a command on one host
+#   scripts/hosts.sh down                  remove everything `up` made
+#   scripts/hosts.sh check                 exit 0 when namespaces can be made here (root)
+# Environment variables named in HYMPI_HOSTS_ENV (default: the HYMPI_* ones set now) are
+# passed to every rank. State lives in ${HYMPI_HOSTS_DIR:-/run/hympi-hosts}.
+set -euo pipefail
+state=${HYMPI_HOSTS_DIR:-/run/hympi-hosts}
+switch=hympi-switch
+subnet=10.77.0
+here=$(cd "$(dirname "$0")" && pwd)
+
+die() { echo "hosts.sh: $*" >&2; exit 1; }
+host_pid() { cat "$state/host$1.pid" 2>/dev/null || die "host$1 is not up (scripts/hosts.sh up N)"; }
+host_count() { cat "$state/count" 2>/dev/null || die "no hosts are up (scripts/hosts.sh up N)"; }
+
+check() {
+  [ "$(id -u)" -eq 0 ] || { echo "hosts.sh: needs root (namespaces, veth, mounts)"; return 1; }
+  unshare --net --uts --mount --ipc --fork true 2>/dev/null ||
+    { echo "hosts.sh: this kernel or sandbox does not allow namespaces"; return 1; }
+  command -v ip >/dev/null || { echo "hosts.sh: needs iproute2 (scripts/deps.sh)"; return 1; }
+}
+
+up() {
+  local n=${1:?usage: hosts.sh up N [--rate R]} rate=""
+  shift
+  [ "${1:-}" = "--rate" ] && rate=${2:?--rate needs a value, e.g. 1gbit}
+  check >&2 || exit 1
+  [ -e "$state" ] && die "hosts are already up ($state exists): scripts/hosts.sh down first"
+  mkdir -p "$state"
+  echo "$n" > "$state/count"
+  ip netns add "$switch"
+  ip -n "$switch" link add br0 type bridge
+  ip -n "$switch" link set br0 up
+  { echo "127.0.0.1 localhost"; for ((k = 0; k < n; k++)); do echo "$subnet.$((k + 1)) host$k"; done; } > "$state/hosts"
+  for ((k = 0; k < n; k++)); do
+    # The keeper: private /dev/shm and /etc/hosts, then sleeps; its namespaces are the host.
+    unshare --net --uts --mount --ipc --fork --propagation private sh -c \
+      "hostname host$k; mount -t tmpfs -o size=1g tmpfs /dev/shm; mount --bind '$state/hosts' /etc/hosts; exec sleep infinity" &
+    local keeper=$!
+    local pid=""
+    for _ in $(seq 50); do  # the forked child (the sleep) owns the namespaces
+      pid=$(pgrep -P "$keeper" sleep || true)
+      [ -n "$pid" ] && [ "$(nsenter -t "$pid" -u hostname 2>/dev/null)" = "host$k" ] && break
+      sleep 0.05
+    done
+    [ -n "$pid" ] || die "host$k did not start"
+    echo "$pid" > "$state/host$k.pid"
+    echo "$keeper" > "$state/host$k.keeper"
+    ip link add "hv$k" type veth peer name eth0 netns "$pid"
+    ip link set "hv$k" netns "$switch"
+    ip -n "$switch" link set "hv$k" master br0 up
+    nsenter -t "$pid" -n sh -c "ip link set lo up; ip addr add $subnet.$((k + 1))/24 dev eth0; ip link set eth0 up"
+    if [ -n "$rate" ]; then
+      nsenter -t "$pid" -n tc qdisc add dev eth0 root tbf rate "$rate" burst 256kb latency 50ms
+    fi
+  done
+  echo "hosts.sh: host0..host$((n - 1)) up on $subnet.0/24${rate:+, $rate per host}"
+}
+
+down() {
+  [ -e "$state" ] || return 0
+  for f in "$state"/host*.keeper; do
+    [ -e "$f" ] || continue
+    local keeper pid
+    keeper=$(cat "$f")
+    pid=$(cat "${f%.keeper}.pid" 2>/dev/null || true)
+    # Everything started inside the host's namespaces goes with it.
+    if [ -n "$pid" ]; then
+      for p in $(ls /proc | grep -E '^[0-9]+$'); do
+        [ "$p" = "$pid" ] && continue
+        [ "$(readlink "/proc/$p/ns/net" 2>/dev/null)" = "$(readlink "/proc/$pid/ns/net" 2>/dev/null)" ] && kill -9 "$p" 2>/dev/null || true
+      done
+      kill -9 "$pid" 2>/dev/null || true
+    fi
+    kill -9 "$keeper" 2>/dev/null || true
+  done
+  ip netns del "$switch" 2>/dev/null || true
+  rm -rf "$state"
+}
+
+exec_on() {
+  local host=${1:?usage: hosts.sh exec HOST CMD...}
+  shift
+  local pid
+  pid=$(host_pid "${host#host}")
+  exec nsenter -t "$pid" -n -u -m -i --wd="$PWD" -- "$@"
+}
+
+forwarded_env() {
+  local names=${HYMPI_HOSTS_ENV:-$(compgen -e | grep '^HYMPI_' || true)}
+  for v in $names; do echo "$v"; done
+}
+
+run_openmpi() {
+  local per_host=${1:?usage: hosts.sh run-openmpi P CMD...}
+  shift
+  local n hosts="" xs=()
+  n=$(host_count)
+  for ((k = 0; k < n; k++)); do hosts+="${hosts:+,}host$k:$per_host"; done
+  for v in $(forwarded_env); do xs+=(-x "$v"); done
+  exec_on host0 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+    mpirun.openmpi -n $((n * per_host)) --host "$hosts" --map-by slot --bind-to none \
+    --mca plm_rsh_agent "$here/hosts-agent" --mca pml ob1 --mca btl self,vader,tcp \
+    --mca btl_tcp_if_include "$subnet.0/24" --mca oob_tcp_if_include "$subnet.0/24" \
+    -x OMPI_MCA_btl_vader_single_copy_mechanism=none "${xs[@]}" "$@"
+}
+
+run_mpich() {
+  local per_host=${1:?usage: hosts.sh run-mpich P CMD...}
+  shift
+  local n hosts="" envs=()
+  n=$(host_count)
+  for ((k = 0; k < n; k++)); do hosts+="${hosts:+,}host$k:$per_host"; done
+  for v in $(forwarded_env); do envs+=(-genv "$v" "${!v}"); done
+  exec_on host0 env UCX_NET_DEVICES=eth0 UCX_TLS=tcp,self,sm \
+    mpiexec.mpich -n $((n * per_host)) -launcher ssh -launcher-exec "$here/hosts-agent" \
+    -iface eth0 -hosts "$hosts" -genv UCX_NET_DEVICES eth0 -genv UCX_TLS tcp,self,sm "${envs[@]}" "$@"
+}
+
+cmd=${1:-}
+shift || true
+case "$cmd" in
+  up) up "$@" ;;
+  down) down ;;
+  exec) exec_on "$@" ;;
+  run-openmpi) run_openmpi "$@" ;;
+  run-mpich) run_mpich "$@" ;;
+  check) check ;;
+  *) sed -n '2,16p' "$0" >&2; exit 2 ;;
+esac
