@@ -6,6 +6,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
+if ! getent hosts "$(hostname)" >/dev/null 2>&1; then
+  echo "test.sh: warning: this machine's hostname '$(hostname)' does not resolve; MPI start-up then" >&2
+  echo "         waits for DNS (about 10 s per launch here). Add '127.0.1.1 $(hostname)' to /etc/hosts." >&2
+fi
 for mpi in ${HYMPI_MPIS:-openmpi mpich}; do
   echo "=== hympi tests with $mpi ==="
   bash scripts/build.sh "$mpi" -DHYMPI_WERROR=ON

@@ -52,32 +52,32 @@ struct Status {
 };
 
 /// Metadata words travel beside a channel's sequence word: written before its release
-/// store and read after the acquire load that saw it, so relaxed accesses suffice.
-template <class T>
+/// store and read after the acquire load that saw it, so `Orders::hint` (relaxed) suffices.
+template <class Orders, class T>
 void store_words(const T& value, std::atomic<uint64_t>* words) {
   uint64_t plain[T::kWords];
   value.to_words(plain);
-  for (int i = 0; i < T::kWords; ++i)
-    words[i].store(plain[i], std::memory_order_relaxed);  // ordered by the seq release
+  for (int i = 0; i < T::kWords; ++i) words[i].store(plain[i], Orders::hint);  // seq release orders it
 }
 
-template <class T>
+template <class Orders, class T>
 T load_words(const std::atomic<uint64_t>* words) {
   uint64_t plain[T::kWords];
-  for (int i = 0; i < T::kWords; ++i)
-    plain[i] = words[i].load(std::memory_order_relaxed);  // ordered by the seq acquire
+  for (int i = 0; i < T::kWords; ++i) plain[i] = words[i].load(Orders::hint);  // after the seq acquire
   return T::from_words(plain);
 }
 
 /// A Status costs one word on the fast path: the record only when it failed.
-inline void store_status(const Status& status, std::atomic<uint64_t>* words) {
-  if (status.failed()) store_words(status, words);
-  else words[0].store(0, std::memory_order_relaxed);  // ordered by the seq release
+template <class Orders>
+void store_status(const Status& status, std::atomic<uint64_t>* words) {
+  if (status.failed()) store_words<Orders>(status, words);
+  else words[0].store(0, Orders::hint);  // ordered by the seq release
 }
 
-inline Status load_status(const std::atomic<uint64_t>* words) {
-  if (words[0].load(std::memory_order_relaxed) == 0) return Status{};  // after the seq acquire
-  return load_words<Status>(words);
+template <class Orders>
+Status load_status(const std::atomic<uint64_t>* words) {
+  if (words[0].load(Orders::hint) == 0) return Status{};  // after the seq acquire
+  return load_words<Orders, Status>(words);
 }
 
 }  // namespace hympi::core

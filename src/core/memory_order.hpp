@@ -31,10 +31,12 @@ struct SeqCstOrders {
   static constexpr const char* name = "seq_cst";
 };
 
+/// The build switch -DHYMPI_FORCE_SEQ_CST=ON makes every Context use SeqCstOrders,
+/// whatever its options say.
 #ifdef HYMPI_FORCE_SEQ_CST
-using DefaultOrders = SeqCstOrders;   // build switch -DHYMPI_FORCE_SEQ_CST=ON
+inline constexpr bool kForceSeqCst = true;
 #else
-using DefaultOrders = TunedOrders;
+inline constexpr bool kForceSeqCst = false;
 #endif
 
 }  // namespace hympi::core

@@ -41,7 +41,7 @@ WaitSite TreeCollective<Orders>::site(const char* operation, int peer) const {
 
 template <class Orders>
 void TreeCollective<Orders>::barrier(uint64_t& seq, LeaderStep step) {
-  sweep(++seq, Call(CallDesc{CallKind::barrier, Datatype::float64, Op::sum, -1, 0}), Work{}, step);
+  sweep(++seq, barrier_call_, Work{}, step);
 }
 
 template <class Orders>
@@ -111,28 +111,28 @@ bool TreeCollective<Orders>::up_sweep(uint64_t seq, const Call& call, const Work
   for (int child : tree_.children(self_)) {
     Channel& channel = mine.up[tree_.slot(child)];
     wait_at_least<Orders>(channel, seq, wait_, site("collective: arrival of a child", child));
-    // Fast path: three words of the line just acquired (relaxed: ordered by that acquire).
+    // Fast path: three words of the line just acquired (hint: ordered by that acquire).
     const auto* words = channel.words;
-    if (words[kUpStatus].load(std::memory_order_relaxed) != 0 ||
-        words[kUpDesc].load(std::memory_order_relaxed) != call.words[0] ||
-        words[kUpDesc + 1].load(std::memory_order_relaxed) != call.words[1]) {
-      Status theirs = load_status(words + kUpStatus);
+    if (words[kUpStatus].load(Orders::hint) != 0 ||
+        words[kUpDesc].load(Orders::hint) != call.words[0] ||
+        words[kUpDesc + 1].load(Orders::hint) != call.words[1]) {
+      Status theirs = load_status<Orders>(words + kUpStatus);
       if (!theirs.failed())
         theirs = Status::mismatch(world_ranks_[self_], call.desc, world_ranks_[child],
-                                  load_words<CallDesc>(words + kUpDesc));
+                                  load_words<Orders, CallDesc>(words + kUpDesc));
       if (!failed) failure_ = theirs;  // the first failure in slot order wins
       failed = true;
     }
   }
-  if (!failed) up_data(work);
+  if (!failed && work.count != 0) up_data(work);
 
   const int parent = tree_.parent(self_);
   if (parent >= 0) {
     Channel& channel = participants_[parent].block->up[tree_.slot(self_)];
     if (!written_up_.any || written_up_.desc != call.words)
-      store_words(call.desc, channel.words + kUpDesc);
+      store_words<Orders>(call.desc, channel.words + kUpDesc);
     if (!written_up_.any || written_up_.failed || failed)
-      store_status(failed ? failure_ : Status{}, channel.words + kUpStatus);
+      store_status<Orders>(failed ? failure_ : Status{}, channel.words + kUpStatus);
     written_up_ = {true, call.words, failed};
     publish<Orders>(channel, seq);  // release: my buffer and the words above are ready
   }
@@ -145,14 +145,15 @@ bool TreeCollective<Orders>::down_sweep(uint64_t seq, const Work& work, bool fai
   if (parent >= 0) {
     Channel& channel = participants_[self_].block->down;
     wait_at_least<Orders>(channel, seq, wait_, site("collective: release from the parent", parent));
-    failed = channel.words[kDownStatus].load(std::memory_order_relaxed) != 0;  // after the acquire
-    if (failed) failure_ = load_status(channel.words + kDownStatus);
+    failed = channel.words[kDownStatus].load(Orders::hint) != 0;  // after the seq acquire
+    if (failed) failure_ = load_status<Orders>(channel.words + kDownStatus);
   }
-  if (!failed) down_data(work);
+  if (!failed && work.count != 0) down_data(work);
   for (int child : tree_.children(self_)) {
     Channel& channel = participants_[child].block->down;
     int8_t& written = written_down_[tree_.slot(child)];
-    if (written != int8_t(failed)) store_status(failed ? failure_ : Status{}, channel.words + kDownStatus);
+    if (written != int8_t(failed))
+      store_status<Orders>(failed ? failure_ : Status{}, channel.words + kDownStatus);
     written = int8_t(failed);
     publish<Orders>(channel, seq);  // release: my buffer holds the result for the child
   }

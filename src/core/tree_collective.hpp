@@ -137,6 +137,7 @@ class TreeCollective {
   Written written_up_;                // my channel in my parent's block
   std::vector<int8_t> written_down_;  // per child slot: failed flag last written; -1: none
   Status failure_;                    // the failure of the current call, if any
+  const Call barrier_call_{CallDesc{CallKind::barrier, Datatype::float64, Op::sum, -1, 0}};
   WaitConfig wait_;
   std::vector<int> world_ranks_;
 };

@@ -68,7 +68,7 @@ std::unique_ptr<NodeCollectives> make_node_collectives(const Topology& topology,
 
   const int self = topology.node_rank();
   const auto& members = topology.node_members();
-  if (options.orders == MemoryOrders::seq_cst)
+  if (core::kForceSeqCst || options.orders == MemoryOrders::seq_cst)
     return std::make_unique<Engine<core::SeqCstOrders>>(self, participants, tree, options, wait, members);
   return std::make_unique<Engine<core::TunedOrders>>(self, participants, tree, options, wait, members);
 }

@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""Summarize hympi-bench JSON files of several launches: for every benchmark, size and
+hympi variant, the median over launches of the per-launch median ratio to the MPI
+library's own operation, with the lowest and highest launch. Standard library only.
+
+    bench/summarize.py bench-results/openmpi-*.json
+"""
+import json
+import statistics
+import sys
+from collections import defaultdict
+
+
+def ratios_by_launch(paths):
+    table = defaultdict(list)  # (benchmark, bytes, implementation, peer) -> [median per launch]
+    machine = None
+    for path in paths:
+        with open(path) as f:
+            run = json.load(f)
+        machine = machine or run["machine"]
+        for bench in run["benchmarks"]:
+            if "results" in bench:
+                for result in bench["results"]:
+                    for key, ratio in result.items():
+                        if key.startswith("ratio_to_"):
+                            peer = key[len("ratio_to_"):]
+                            table[(bench["benchmark"], bench["bytes"], result["implementation"], peer)].append(ratio["median"])
+            elif bench["benchmark"] == "dot":
+                for row in bench["rows"]:
+                    table[("dot MFLOP/s", row["n"], "hympi", "MPI (inverse: >1 = hympi faster)")].append(
+                        row["hympi_mflops"] / row["MPI_mflops"])
+            elif bench["benchmark"] == "sync":
+                for who in ("hympi", "mpi"):
+                    spread = statistics.median(bench[who]["exit_spread_us"])
+                    table[("sync exit spread (us)", 0, who, "absolute")].append(spread)
+    return machine, table
+
+
+def main(paths):
+    machine, table = ratios_by_launch(paths)
+    print(f"# {machine['mpi']}, {machine['ranks']} ranks, {machine['cpu']}, {len(paths)} launches")
+    print(f"# {'benchmark':<22}{'bytes/n':>10}  {'implementation':<26}{'median':>8}{'lowest':>8}{'highest':>8}  vs")
+    for (bench, size, impl, peer), values in sorted(table.items()):
+        print(f"{bench:<24}{size:>10}  {impl:<26}{statistics.median(values):>8.3f}{min(values):>8.3f}{max(values):>8.3f}  {peer}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    main(sys.argv[1:])
