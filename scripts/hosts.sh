@@ -95,6 +95,14 @@ exec_on() {
   exec nsenter -t "$pid" -n -u -m -i --wd="$PWD" -- "$@"
 }
 
+# host0:P,host1:P,... for every host that is up.
+host_list() {
+  local n list=""
+  n=$(host_count)
+  for ((k = 0; k < n; k++)); do list+="${list:+,}host$k:$1"; done
+  echo "$list"
+}
+
 forwarded_env() {
   local names=${HYMPI_HOSTS_ENV:-$(compgen -e | grep '^HYMPI_' || true)}
   for v in $names; do echo "$v"; done
@@ -103,12 +111,10 @@ forwarded_env() {
 run_openmpi() {
   local per_host=${1:?usage: hosts.sh run-openmpi P CMD...}
   shift
-  local n hosts="" xs=()
-  n=$(host_count)
-  for ((k = 0; k < n; k++)); do hosts+="${hosts:+,}host$k:$per_host"; done
+  local xs=()
   for v in $(forwarded_env); do xs+=(-x "$v"); done
   exec_on host0 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-    mpirun.openmpi -n $((n * per_host)) --host "$hosts" --map-by slot --bind-to none \
+    mpirun.openmpi -n $(($(host_count) * per_host)) --host "$(host_list "$per_host")" --map-by slot --bind-to none \
     --mca plm_rsh_agent "$here/hosts-agent" --mca pml ob1 --mca btl self,vader,tcp \
     --mca btl_tcp_if_include "$subnet.0/24" --mca oob_tcp_if_include "$subnet.0/24" \
     -x OMPI_MCA_btl_vader_single_copy_mechanism=none "${xs[@]}" "$@"
@@ -117,13 +123,11 @@ run_openmpi() {
 run_mpich() {
   local per_host=${1:?usage: hosts.sh run-mpich P CMD...}
   shift
-  local n hosts="" envs=()
-  n=$(host_count)
-  for ((k = 0; k < n; k++)); do hosts+="${hosts:+,}host$k:$per_host"; done
+  local envs=()
   for v in $(forwarded_env); do envs+=(-genv "$v" "${!v}"); done
   exec_on host0 env UCX_NET_DEVICES=eth0 UCX_TLS=tcp,self,sm \
-    mpiexec.mpich -n $((n * per_host)) -launcher ssh -launcher-exec "$here/hosts-agent" \
-    -iface eth0 -hosts "$hosts" -genv UCX_NET_DEVICES eth0 -genv UCX_TLS tcp,self,sm "${envs[@]}" "$@"
+    mpiexec.mpich -n $(($(host_count) * per_host)) -launcher ssh -launcher-exec "$here/hosts-agent" \
+    -iface eth0 -hosts "$(host_list "$per_host")" -genv UCX_NET_DEVICES eth0 -genv UCX_TLS tcp,self,sm "${envs[@]}" "$@"
 }
 
 cmd=${1:-}

@@ -10,30 +10,14 @@
 #include "mpi/leader_agreement.hpp"
 #include "mpi/leader_comm.hpp"
 #include "mpi/mpi_check.hpp"
+#include "mpi/mpi_types.hpp"
 #include "mpi/node_collectives.hpp"
 
 namespace hympi {
 namespace {
 
-MPI_Datatype mpi_type(Datatype type) {
-  switch (type) {
-    case Datatype::float64: return MPI_DOUBLE;
-    case Datatype::float32: return MPI_FLOAT;
-    case Datatype::int32: return MPI_INT32_T;
-    case Datatype::int64: return MPI_INT64_T;
-  }
-  return MPI_DATATYPE_NULL;
-}
-
-MPI_Op mpi_op(Op op) {
-  switch (op) {
-    case Op::sum: return MPI_SUM;
-    case Op::prod: return MPI_PROD;
-    case Op::min: return MPI_MIN;
-    case Op::max: return MPI_MAX;
-  }
-  return MPI_OP_NULL;
-}
+using mpi::mpi_op;
+using mpi::mpi_type;
 
 void abort_job(const std::string& message) {
   std::fprintf(stderr, "%s\n", message.c_str());

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "hympi/context.hpp"
+#include "mpi/mpi_types.hpp"
 
 using hympi::Datatype;
 using hympi::Op;
@@ -37,21 +38,11 @@ long env_long(const char* name, long fallback) {
   return v && *v ? std::atol(v) : fallback;
 }
 
-template <class T> MPI_Datatype mpi_type();
-template <> MPI_Datatype mpi_type<double>() { return MPI_DOUBLE; }
-template <> MPI_Datatype mpi_type<float>() { return MPI_FLOAT; }
-template <> MPI_Datatype mpi_type<int32_t>() { return MPI_INT32_T; }
-template <> MPI_Datatype mpi_type<int64_t>() { return MPI_INT64_T; }
-
-MPI_Op mpi_op(Op op) {
-  switch (op) {
-    case Op::sum: return MPI_SUM;
-    case Op::prod: return MPI_PROD;
-    case Op::min: return MPI_MIN;
-    case Op::max: return MPI_MAX;
-  }
-  return MPI_OP_NULL;
+template <class T>
+MPI_Datatype mpi_type() {
+  return hympi::mpi::mpi_type(hympi::datatype_of<T>());
 }
+using hympi::mpi::mpi_op;
 
 // Inputs whose products stay small: values in {-2, -1, 1, 2} for prod, else wider.
 template <class T>
