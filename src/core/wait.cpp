@@ -58,19 +58,6 @@ Phases phases_for(const WaitConfig& config) {
   return {config.oversubscribed ? 64u : 16384u, true, config.sleep_after_s};
 }
 
-[[noreturn]] void fire_watchdog(const WaitSite& site, const char* what_missing, double waited_s) {
-  const std::string peer =
-      site.peer >= 0 ? "rank " + std::to_string(site.peer) : std::string("another node's leader");
-  char text[640];
-  std::snprintf(text, sizeof text,
-                "hympi watchdog: rank %d waited %.0f s in %s for %s: %s. It never arrived: "
-                "check that every rank calls the same hympi operations in the same order, or "
-                "raise HYMPI_TIMEOUT (seconds, 0 = never).",
-                site.self, waited_s, site.operation, peer.c_str(), what_missing);
-  g_watchdog.load(std::memory_order_relaxed)(text);
-  std::abort();  // a handler that returns must not let the protocol run on garbage
-}
-
 /// The policy's loop: `ready()` polls, `nap()` blocks briefly in the sleep phase,
 /// `missing()` describes what never came for the watchdog.
 template <class Ready, class Nap, class Missing>
@@ -96,6 +83,19 @@ void wait_loop(const WaitConfig& config, const WaitSite& site, Ready ready, Nap 
 }
 
 }  // namespace
+
+[[noreturn]] void fire_watchdog(const WaitSite& site, const char* what_missing, double waited_s) {
+  const std::string peer =
+      site.peer >= 0 ? "rank " + std::to_string(site.peer) : std::string("another node's leader");
+  char text[640];
+  std::snprintf(text, sizeof text,
+                "hympi watchdog: rank %d waited %.0f s in %s for %s: %s. It never arrived: "
+                "check that every rank calls the same hympi operations in the same order, or "
+                "raise HYMPI_TIMEOUT (seconds, 0 = never).",
+                site.self, waited_s, site.operation, peer.c_str(), what_missing);
+  g_watchdog.load(std::memory_order_relaxed)(text);
+  std::abort();  // a handler that returns must not let the protocol run on garbage
+}
 
 WatchdogHandler set_watchdog_handler(WatchdogHandler handler) {
   return g_watchdog.exchange(handler ? handler : &default_watchdog,

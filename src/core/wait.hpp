@@ -45,8 +45,12 @@ struct WaitSite {
 
 using WatchdogHandler = void (*)(const std::string& message);
 
-/// Replaces the watchdog handler (process-wide); returns the previous one.
+/// Replaces the watchdog handler (process-wide); returns the previous one. It may be
+/// called from the WatchdogThread's helper thread.
 WatchdogHandler set_watchdog_handler(WatchdogHandler handler);
+
+/// Builds the watchdog's message and calls the handler; aborts if the handler returns.
+[[noreturn]] void fire_watchdog(const WaitSite& site, const char* what_missing, double waited_s);
 
 /// Blocks until `channel.seq >= target` and returns the value seen. The final load is an
 /// acquire (or seq_cst with SeqCstOrders): data published before the peer's store is

@@ -4,10 +4,15 @@
 #include "hympi/context.hpp"
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "core/wait.hpp"
 #include "mpi/leader_agreement.hpp"
+#include "mpi/leader_check.hpp"
 #include "mpi/leader_comm.hpp"
 #include "mpi/mpi_check.hpp"
 #include "mpi/mpi_types.hpp"
@@ -19,10 +24,15 @@ namespace {
 using mpi::mpi_op;
 using mpi::mpi_type;
 
+// The thread that created the first Context makes the MPI calls (MPI_THREAD_SINGLE or
+// FUNNELED); the watchdog's helper thread must not call MPI_Abort.
+std::thread::id g_mpi_thread;
+
 void abort_job(const std::string& message) {
   std::fprintf(stderr, "%s\n", message.c_str());
   std::fflush(stderr);
-  MPI_Abort(MPI_COMM_WORLD, 3);
+  if (std::this_thread::get_id() == g_mpi_thread) MPI_Abort(MPI_COMM_WORLD, 3);
+  std::abort();  // from the helper thread: the launcher ends the other ranks
 }
 
 /// `comm`, once the MPI library is known to have MPI-3 shared-memory windows.
@@ -44,20 +54,30 @@ struct Context::Impl {
   mpi::SharedArena arena;
   std::unique_ptr<mpi::NodeCollectives> node;
   mpi::LeaderComm leaders;
+  mpi::LeaderCheck leader_check;
   uint64_t seq = 0;  // sweeps so far: the same on every rank of the node
 
   Impl(MPI_Comm comm, Options o)
-      : options(o), topology(with_mpi3(comm), o.node_size), arena(topology.node()),
-        leaders{topology.leaders(), topology.world_rank(), mpi::wait_config(options, topology)} {
+      : options(o),
+        topology(with_mpi3(comm), o.node_size),
+        arena(topology.node()),
+        leaders(topology, mpi::wait_config(options, topology)) {
+    g_mpi_thread = std::this_thread::get_id();
     core::set_watchdog_handler(&abort_job);
     node = mpi::make_node_collectives(topology, options, arena);
   }
 
-  bool internode() const { return topology.node_count() > 1; }
+  /// The leader step of a call, or none when the whole job is one node.
+  template <class Step>
+  core::LeaderStep step_if_internode(Step& step) const {
+    return topology.node_count() > 1 ? core::LeaderStep(step) : core::LeaderStep();
+  }
 
-  /// Before the leaders' own MPI call: agree on the arguments (HYMPI_VERIFY).
-  void agree(const core::CallDesc& desc, core::Status& status) const {
-    if (options.verify) mpi::leaders_agree(leaders, desc, status);
+  /// Before the leaders' own MPI call: agree on the arguments (HYMPI_VERIFY). For an
+  /// allreduce pass its data: returns true when they were reduced with the check.
+  bool agree(const core::CallDesc& desc, core::Status& status, std::byte* data = nullptr,
+             std::size_t count = 0) {
+    return options.verify && leader_check.run(leaders, desc, status, data, count);
   }
 
   /// The node rank of world rank `root` if it is on my node, else -1.
@@ -85,31 +105,29 @@ void Context::barrier() {
   core::CallDesc desc{core::CallKind::barrier, Datatype::float64, Op::sum, -1, 0};
   auto step = [&](std::byte*, std::size_t, core::Status& status) {
     // The leaders' argument check is itself an allreduce: it synchronizes the leaders.
-    if (im.options.verify) {
-      im.agree(desc, status);
-      return;
-    }
-    MPI_Request request;
-    mpi::check(MPI_Ibarrier(im.leaders.comm, &request), "MPI_Ibarrier (leaders)");
-    im.leaders.complete(request, "barrier among node leaders (MPI_Ibarrier)");
+    if (im.options.verify) return (void)im.agree(desc, status);
+    MPI_Comm comm = im.leaders.comm();
+    im.leaders.run(
+        "barrier among node leaders (MPI_Barrier)", [&] { return MPI_Barrier(comm); },
+        [&](MPI_Request* r) { return MPI_Ibarrier(comm, r); });
   };
-  im.node->barrier(im.seq, im.internode() ? core::LeaderStep(step) : core::LeaderStep());
+  im.node->barrier(im.seq, im.step_if_internode(step));
 }
 
 void Context::allreduce(const void* in, void* out, std::size_t count, Datatype type, Op op) {
   Impl& im = *impl_;
   core::CallDesc desc{core::CallKind::allreduce, type, op, -1, count};
   auto step = [&](std::byte* buffer, std::size_t n, core::Status& status) {
-    im.agree(desc, status);
-    if (status.failed() || n == 0) return;
-    MPI_Request request;
-    mpi::check(MPI_Iallreduce(MPI_IN_PLACE, buffer, int(n), mpi_type(type), mpi_op(op),
-                              im.leaders.comm, &request),
-               "MPI_Iallreduce (leaders)");
-    im.leaders.complete(request, "allreduce among node leaders (MPI_Iallreduce)");
+    if (im.agree(desc, status, buffer, n) || status.failed() || n == 0) return;
+    MPI_Comm comm = im.leaders.comm();
+    im.leaders.run(
+        "allreduce among node leaders (MPI_Allreduce)",
+        [&] { return MPI_Allreduce(MPI_IN_PLACE, buffer, int(n), mpi_type(type), mpi_op(op), comm); },
+        [&](MPI_Request* r) {
+          return MPI_Iallreduce(MPI_IN_PLACE, buffer, int(n), mpi_type(type), mpi_op(op), comm, r);
+        });
   };
-  im.node->allreduce(im.seq, in, out, count, type, op,
-                     im.internode() ? core::LeaderStep(step) : core::LeaderStep());
+  im.node->allreduce(im.seq, in, out, count, type, op, im.step_if_internode(step));
 }
 
 void Context::reduce(const void* in, void* out, std::size_t count, Datatype type, Op op, int root) {
@@ -120,15 +138,23 @@ void Context::reduce(const void* in, void* out, std::size_t count, Datatype type
   auto step = [&](std::byte* buffer, std::size_t n, core::Status& status) {
     im.agree(desc, status);
     if (status.failed() || n == 0) return;
+    // No MPI_IN_PLACE: MPICH 4.0.2's blocking MPI_Reduce segfaults with it at a root
+    // other than 0 from 512 doubles on (measured). The root reduces a copy into the
+    // buffer; the others give a scratch receive buffer (only the root's is significant).
     const bool mine = im.topology.node_index() == root_leader;
-    MPI_Request request;
-    mpi::check(MPI_Ireduce(mine ? MPI_IN_PLACE : buffer, mine ? buffer : nullptr, int(n),
-                           mpi_type(type), mpi_op(op), root_leader, im.leaders.comm, &request),
-               "MPI_Ireduce (leaders)");
-    im.leaders.complete(request, "reduce among node leaders (MPI_Ireduce)");
+    std::vector<std::byte> scratch(n * size_of(type));
+    if (mine) std::memcpy(scratch.data(), buffer, scratch.size());
+    const void* send = mine ? static_cast<const void*>(scratch.data()) : buffer;
+    void* receive = mine ? buffer : scratch.data();
+    MPI_Comm comm = im.leaders.comm();
+    im.leaders.run(
+        "reduce among node leaders (MPI_Reduce)",
+        [&] { return MPI_Reduce(send, receive, int(n), mpi_type(type), mpi_op(op), root_leader, comm); },
+        [&](MPI_Request* r) {
+          return MPI_Ireduce(send, receive, int(n), mpi_type(type), mpi_op(op), root_leader, comm, r);
+        });
   };
-  im.node->reduce(im.seq, in, out, count, type, op, root, node_root,
-                  im.internode() ? core::LeaderStep(step) : core::LeaderStep());
+  im.node->reduce(im.seq, in, out, count, type, op, root, node_root, im.step_if_internode(step));
 }
 
 void Context::bcast(void* data, std::size_t count, Datatype type, int root) {
@@ -139,13 +165,13 @@ void Context::bcast(void* data, std::size_t count, Datatype type, int root) {
   auto step = [&](std::byte* buffer, std::size_t n, core::Status& status) {
     im.agree(desc, status);
     if (status.failed() || n == 0) return;
-    MPI_Request request;
-    mpi::check(MPI_Ibcast(buffer, int(n), mpi_type(type), root_leader, im.leaders.comm, &request),
-               "MPI_Ibcast (leaders)");
-    im.leaders.complete(request, "bcast among node leaders (MPI_Ibcast)");
+    MPI_Comm comm = im.leaders.comm();
+    im.leaders.run(
+        "bcast among node leaders (MPI_Bcast)",
+        [&] { return MPI_Bcast(buffer, int(n), mpi_type(type), root_leader, comm); },
+        [&](MPI_Request* r) { return MPI_Ibcast(buffer, int(n), mpi_type(type), root_leader, comm, r); });
   };
-  im.node->bcast(im.seq, data, count, type, root, node_root,
-                 im.internode() ? core::LeaderStep(step) : core::LeaderStep());
+  im.node->bcast(im.seq, data, count, type, root, node_root, im.step_if_internode(step));
 }
 
 }  // namespace hympi

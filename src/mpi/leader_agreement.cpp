@@ -1,36 +1,39 @@
 #include "mpi/leader_agreement.hpp"
 
+#include <algorithm>
 #include <vector>
-
-#include "mpi/mpi_check.hpp"
 
 namespace hympi::mpi {
 
-void leaders_agree(const LeaderComm& leaders, const core::CallDesc& mine, core::Status& status) {
-  uint64_t desc[core::CallDesc::kWords];
-  mine.to_words(desc);
-  // MAX of (failed, desc, -desc): everyone agrees iff none failed and max == min.
-  int64_t local[5] = {status.failed(), int64_t(desc[0]), int64_t(desc[1]), -int64_t(desc[0]),
-                      -int64_t(desc[1])};
-  int64_t global[5];
-  MPI_Request request;
-  check(MPI_Iallreduce(local, global, 5, MPI_INT64_T, MPI_MAX, leaders.comm, &request),
-        "MPI_Iallreduce (leaders' argument check)");
-  leaders.complete(request, "leaders' argument check (MPI_Iallreduce)");
-  if (global[0] == 0 && global[1] == -global[3] && global[2] == -global[4]) return;
+CheckHeader CheckHeader::of(const core::CallDesc& desc, const core::Status& status) {
+  uint64_t d[core::CallDesc::kWords];
+  desc.to_words(d);
+  return {{status.failed(), int64_t(d[0]), int64_t(d[1]), -int64_t(d[0]), -int64_t(d[1])}};
+}
 
+bool CheckHeader::agrees() const {
+  return words[0] == 0 && words[1] == -words[3] && words[2] == -words[4];
+}
+
+void CheckHeader::max_with(const CheckHeader& other) {
+  for (int i = 0; i < kWords; ++i) words[i] = std::max(words[i], other.words[i]);
+}
+
+void leaders_explain(const LeaderComm& leaders, const core::CallDesc& mine, core::Status& status) {
   constexpr int kRecord = 1 + core::CallDesc::kWords + core::Status::kWords;
   uint64_t record[kRecord];
-  record[0] = uint64_t(leaders.world_rank);
+  record[0] = uint64_t(leaders.world_rank());
   mine.to_words(record + 1);
   status.to_words(record + 1 + core::CallDesc::kWords);
   int count = 0;
-  MPI_Comm_size(leaders.comm, &count);
+  MPI_Comm_size(leaders.comm(), &count);
   std::vector<uint64_t> all(std::size_t(count) * kRecord);
-  check(MPI_Iallgather(record, kRecord, MPI_UINT64_T, all.data(), kRecord, MPI_UINT64_T,
-                       leaders.comm, &request),
-        "MPI_Iallgather (leaders' argument check)");
-  leaders.complete(request, "leaders' argument check (MPI_Iallgather)");
+  leaders.run(
+      "leaders' argument check (MPI_Allgather)",
+      [&] { return MPI_Allgather(record, kRecord, MPI_UINT64_T, all.data(), kRecord, MPI_UINT64_T, leaders.comm()); },
+      [&](MPI_Request* r) {
+        return MPI_Iallgather(record, kRecord, MPI_UINT64_T, all.data(), kRecord, MPI_UINT64_T, leaders.comm(), r);
+      });
   const uint64_t* first = all.data();
   for (int l = 0; l < count; ++l) {  // a node's own failure first, in leader order
     auto s = core::Status::from_words(first + l * kRecord + 1 + core::CallDesc::kWords);

@@ -8,6 +8,16 @@ core::WaitConfig wait_config(const Options& options, const Topology& topology) {
   return core::WaitConfig{options.wait, topology.oversubscribed(), options.timeout_s};
 }
 
+LeaderComm::LeaderComm(const Topology& topology, const core::WaitConfig& wait)
+    : comm_(topology.leaders()),
+      world_rank_(topology.world_rank()),
+      wait_(wait),
+      blocking_(!wait.oversubscribed) {
+  // The helper thread only where blocking calls happen: a leader with other nodes.
+  if (blocking_ && topology.is_leader() && topology.node_count() > 1 && wait.timeout_s > 0)
+    watchdog_ = std::make_unique<core::WatchdogThread>(wait.timeout_s, world_rank_);
+}
+
 void LeaderComm::complete(MPI_Request& request, const char* operation) const {
   int code = MPI_SUCCESS;
   auto done = [&] {
@@ -15,9 +25,11 @@ void LeaderComm::complete(MPI_Request& request, const char* operation) const {
     code = MPI_Test(&request, &flag, MPI_STATUS_IGNORE);
     return flag != 0 || code != MPI_SUCCESS;
   };
-  core::poll_until(done, wait, core::WaitSite{operation, world_rank, -1},
+  core::poll_until(done, wait_, core::WaitSite{operation, world_rank_, -1},
                    "the MPI operation among node leaders did not complete");
-  check(code, operation);
+  check_code(code, operation);
 }
+
+void LeaderComm::check_code(int code, const char* operation) { check(code, operation); }
 
 }  // namespace hympi::mpi

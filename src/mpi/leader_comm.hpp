@@ -1,12 +1,16 @@
-// MPI among node leaders, waited for the hympi way: nonblocking collectives completed by
-// polling MPI_Test in core::poll_until, so leaders yield when the node is oversubscribed
-// (MPICH's blocking collectives never do) and a node that never arrives trips the
-// watchdog instead of hanging inside MPI.
+// MPI among node leaders, with a watchdog over every wait:
+//  - the node has a core per rank: MPI's blocking collectives (its tuned algorithms; its
+//    nonblocking ones cost about 1.5x here), with a WatchdogThread over the call;
+//  - the node is oversubscribed: nonblocking collectives completed by polling MPI_Test in
+//    core::poll_until, so leaders yield their core (MPICH's blocking calls never do).
 #pragma once
 
 #include <mpi.h>
 
+#include <memory>
+
 #include "core/wait.hpp"
+#include "core/watchdog_thread.hpp"
 #include "hympi/options.hpp"
 #include "hympi/topology.hpp"
 
@@ -15,13 +19,39 @@ namespace hympi::mpi {
 /// The wait settings of every protocol of a Context.
 core::WaitConfig wait_config(const Options& options, const Topology& topology);
 
-struct LeaderComm {
-  MPI_Comm comm;
-  int world_rank;
-  core::WaitConfig wait;
+class LeaderComm {
+ public:
+  LeaderComm(const Topology& topology, const core::WaitConfig& wait);
 
-  /// Completes `request` (started on `comm`); `operation` names it for the watchdog.
+  MPI_Comm comm() const { return comm_; }
+  int world_rank() const { return world_rank_; }
+
+  /// Runs one collective among the leaders: `blocking()` returns an MPI error code;
+  /// `start(MPI_Request*)` starts the same operation without blocking. `operation`
+  /// names it for errors and the watchdog.
+  template <class Blocking, class Start>
+  void run(const char* operation, Blocking blocking, Start start) const {
+    if (blocking_) {
+      if (watchdog_) watchdog_->enter(operation);
+      int code = blocking();
+      if (watchdog_) watchdog_->leave();
+      check_code(code, operation);
+    } else {
+      MPI_Request request;
+      check_code(start(&request), operation);
+      complete(request, operation);
+    }
+  }
+
+ private:
   void complete(MPI_Request& request, const char* operation) const;
+  static void check_code(int code, const char* operation);
+
+  MPI_Comm comm_;
+  int world_rank_;
+  core::WaitConfig wait_;
+  bool blocking_;                                   // else nonblocking + polling
+  std::unique_ptr<core::WatchdogThread> watchdog_;  // over blocking calls, unless disabled
 };
 
 }  // namespace hympi::mpi

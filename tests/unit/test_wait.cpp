@@ -7,6 +7,7 @@
 
 #include "core/memory_order.hpp"
 #include "core/wait.hpp"
+#include "core/watchdog_thread.hpp"
 #include "thread_team.hpp"
 
 using namespace hympi::core;
@@ -86,4 +87,26 @@ TEST(Wait, SleepingWaiterIsWokenByPublish) {
   publish<TunedOrders>(channel, 1);
   waiter.join();
   EXPECT_TRUE(done.load());
+}
+
+TEST(WatchdogThreadDeathTest, FiresOnABlockingWaitThatNeverEnds) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(
+      {
+        WatchdogThread watchdog(0.2, 5);
+        watchdog.enter("allreduce among node leaders (MPI_Allreduce)");
+        std::this_thread::sleep_for(std::chrono::seconds(5));  // the "blocking call"
+      },
+      "hympi watchdog: rank 5 waited 0 s in allreduce among node leaders \\(MPI_Allreduce\\) "
+      "for another node's leader: the MPI operation among node leaders did not complete");
+}
+
+TEST(WatchdogThread, QuietWhenWaitsEndInTime) {
+  WatchdogThread watchdog(0.2, 5);
+  for (int i = 0; i < 3; ++i) {
+    watchdog.enter("short wait");
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    watchdog.leave();
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // longer than the timeout, idle
 }
