@@ -12,7 +12,7 @@ if ! getent hosts "$(hostname)" >/dev/null 2>&1; then
 fi
 for mpi in ${HYMPI_MPIS:-openmpi mpich}; do
   echo "=== hympi tests with $mpi ==="
-  bash scripts/build.sh "$mpi" -DHYMPI_WERROR=ON
+  bash scripts/build.sh "$mpi" -DHYMPI_WERROR=ON -DHYMPI_BUILD_TESTS=ON
   # Oversubscribed MPI tests: two at a time on two cores is the most that stays fast.
   (cd "build/$mpi" && ctest -j2 --output-on-failure ${CTEST_ARGS:-})
 done
