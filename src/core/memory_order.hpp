@@ -20,7 +20,6 @@ struct TunedOrders {
   static constexpr std::memory_order observe = std::memory_order_acquire;
   /// Loads and stores that carry no data dependency (statistics, wake-up hints).
   static constexpr std::memory_order hint = std::memory_order_relaxed;
-  static constexpr const char* name = "tuned";
 };
 
 /// Every atomic operation sequentially consistent: the seed paper's ablation baseline.
@@ -28,7 +27,6 @@ struct SeqCstOrders {
   static constexpr std::memory_order publish = std::memory_order_seq_cst;
   static constexpr std::memory_order observe = std::memory_order_seq_cst;
   static constexpr std::memory_order hint = std::memory_order_seq_cst;
-  static constexpr const char* name = "seq_cst";
 };
 
 /// The build switch -DHYMPI_FORCE_SEQ_CST=ON makes every Context use SeqCstOrders,

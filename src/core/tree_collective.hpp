@@ -88,9 +88,6 @@ class TreeCollective {
   void bcast(uint64_t& seq, void* data, std::size_t count, Datatype type, int world_root,
              int node_root, LeaderStep step = {});
 
-  const Tree& tree() const { return tree_; }
-  int self() const { return self_; }
-
  private:
   enum class UpData { none, reduce, forward_root };
   enum class DownData { none, everyone, towards_root };
