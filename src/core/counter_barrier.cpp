@@ -16,11 +16,6 @@ CounterBarrier<Orders>::CounterBarrier(int self, std::vector<Participant> partic
       world_ranks_(std::move(world_ranks)) {}
 
 template <class Orders>
-WaitSite CounterBarrier<Orders>::site(const char* operation, int peer) const {
-  return {operation, world_ranks_[self_], world_ranks_[peer]};
-}
-
-template <class Orders>
 void CounterBarrier<Orders>::barrier(uint64_t& seq, LeaderStep step) {
   const uint64_t s = ++seq;
   const uint64_t n = participants_.size();
@@ -29,7 +24,7 @@ void CounterBarrier<Orders>::barrier(uint64_t& seq, LeaderStep step) {
   Channel& counter = participants_[0].block->arrivals;
   if (self_ == 0) {
     wait_at_least<Orders>(counter, calls_ * (n - 1), wait_,
-                          site("counter barrier: arrivals", n > 1 ? 1 : 0));
+                          node_site("counter barrier: arrivals", world_ranks_, self_, n > 1 ? 1 : 0));
     Status status;
     if (step) step(nullptr, 0, status);
     if (status.failed()) throw Error(status.message());
@@ -37,7 +32,8 @@ void CounterBarrier<Orders>::barrier(uint64_t& seq, LeaderStep step) {
     counter.seq.fetch_add(1, Orders::publish);  // release: my writes before the barrier
     wake_sleepers<Orders>(counter);
     wait_at_least<Orders>(participants_[self_].block->down, s, wait_,
-                          site("counter barrier: release", tree_release_ ? tree_.parent(self_) : 0));
+                          node_site("counter barrier: release", world_ranks_, self_,
+                                    tree_release_ ? tree_.parent(self_) : 0));
   }
   // Release: everyone (flat) or my children (tree); the seq value is the call's number.
   if (self_ == 0 && !tree_release_) {

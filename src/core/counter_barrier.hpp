@@ -28,8 +28,6 @@ class CounterBarrier {
   void barrier(uint64_t& seq, LeaderStep step = {});
 
  private:
-  WaitSite site(const char* operation, int peer) const;
-
   int self_;
   std::vector<Participant> participants_;
   Tree tree_;

@@ -35,11 +35,6 @@ TreeCollective<Orders>::TreeCollective(int self, std::vector<Participant> partic
 }
 
 template <class Orders>
-WaitSite TreeCollective<Orders>::site(const char* operation, int peer) const {
-  return {operation, world_ranks_[self_], world_ranks_[peer]};
-}
-
-template <class Orders>
 void TreeCollective<Orders>::barrier(uint64_t& seq, LeaderStep step) {
   sweep(++seq, barrier_call_, Work{}, step);
 }
@@ -110,7 +105,8 @@ bool TreeCollective<Orders>::up_sweep(uint64_t seq, const Call& call, const Work
   bool failed = false;
   for (int child : tree_.children(self_)) {
     Channel& channel = mine.up[tree_.slot(child)];
-    wait_at_least<Orders>(channel, seq, wait_, site("collective: arrival of a child", child));
+    wait_at_least<Orders>(channel, seq, wait_,
+                          node_site("collective: arrival of a child", world_ranks_, self_, child));
     // Fast path: three words of the line just acquired (hint: ordered by that acquire).
     const auto* words = channel.words;
     if (words[kUpStatus].load(Orders::hint) != 0 ||
@@ -144,7 +140,9 @@ bool TreeCollective<Orders>::down_sweep(uint64_t seq, const Work& work, bool fai
   const int parent = tree_.parent(self_);
   if (parent >= 0) {
     Channel& channel = participants_[self_].block->down;
-    wait_at_least<Orders>(channel, seq, wait_, site("collective: release from the parent", parent));
+    wait_at_least<Orders>(
+        channel, seq, wait_,
+        node_site("collective: release from the parent", world_ranks_, self_, parent));
     failed = channel.words[kDownStatus].load(Orders::hint) != 0;  // after the seq acquire
     if (failed) failure_ = load_status<Orders>(channel.words + kDownStatus);
   }

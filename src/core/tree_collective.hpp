@@ -118,7 +118,6 @@ class TreeCollective {
   void up_data(const Work& work);
   void down_data(const Work& work);
   bool forwards_root(const Work& work) const;
-  WaitSite site(const char* operation, int peer) const;
 
   /// What this rank last wrote into its parent's up channel (it is its only writer).
   struct Written {

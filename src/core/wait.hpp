@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/channel.hpp"
 #include "core/function_ref.hpp"
@@ -42,6 +43,13 @@ struct WaitSite {
   int self;               // this rank (world numbering)
   int peer;               // the rank expected to publish (world numbering; -1: unknown)
 };
+
+/// The WaitSite of a protocol whose participants are numbered on the node and named in
+/// messages by their world ranks.
+inline WaitSite node_site(const char* operation, const std::vector<int>& world_ranks, int self,
+                          int peer) {
+  return {operation, world_ranks[self], world_ranks[peer]};
+}
 
 using WatchdogHandler = void (*)(const std::string& message);
 

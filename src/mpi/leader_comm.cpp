@@ -1,6 +1,5 @@
 #include "mpi/leader_comm.hpp"
 
-#include "mpi/mpi_check.hpp"
 
 namespace hympi::mpi {
 
@@ -27,9 +26,7 @@ void LeaderComm::complete(MPI_Request& request, const char* operation) const {
   };
   core::poll_until(done, wait_, core::WaitSite{operation, world_rank_, -1},
                    "the MPI operation among node leaders did not complete");
-  check_code(code, operation);
+  check(code, operation);
 }
-
-void LeaderComm::check_code(int code, const char* operation) { check(code, operation); }
 
 }  // namespace hympi::mpi

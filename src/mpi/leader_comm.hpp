@@ -13,6 +13,7 @@
 #include "core/watchdog_thread.hpp"
 #include "hympi/options.hpp"
 #include "hympi/topology.hpp"
+#include "mpi/mpi_check.hpp"
 
 namespace hympi::mpi {
 
@@ -35,17 +36,16 @@ class LeaderComm {
       if (watchdog_) watchdog_->enter(operation);
       int code = blocking();
       if (watchdog_) watchdog_->leave();
-      check_code(code, operation);
+      check(code, operation);
     } else {
       MPI_Request request;
-      check_code(start(&request), operation);
+      check(start(&request), operation);
       complete(request, operation);
     }
   }
 
  private:
   void complete(MPI_Request& request, const char* operation) const;
-  static void check_code(int code, const char* operation);
 
   MPI_Comm comm_;
   int world_rank_;
