@@ -1,5 +1,5 @@
 // hympi-bench: hympi against the MPI library's own operations, side by side in one launch.
-//   mpiexec -n 2 hympi-bench barrier|allreduce|dot|sync|all [--outer 100] [--inner 100] [--json F]
+//   mpiexec -n 2 hympi-bench barrier|allreduce|dot|sync|halo|all [--outer 100] [--inner 100] [--json F]
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 #include <mpi.h>
@@ -8,6 +8,7 @@
 
 #include "collectives.hpp"
 #include "dot_sync.hpp"
+#include "halo.hpp"
 #include "machine.hpp"
 
 int main(int argc, char** argv) {
@@ -27,6 +28,7 @@ int main(int argc, char** argv) {
     auto* allreduce = app.add_subcommand("allreduce", "allreduce 8 B - 1 MiB vs MPI_Allreduce");
     auto* dot = app.add_subcommand("dot", "FP32 dot product MFLOP/s per core vs vector length");
     auto* sync = app.add_subcommand("sync", "time synchronization after MPI_Barrier vs hympi barrier loops");
+    auto* halo = app.add_subcommand("halo", "ghost update per strategy, 1 KiB - 1 MiB per neighbour, and overlap");
     auto* all = app.add_subcommand("all", "everything above");
     app.require_subcommand(1);
     try {
@@ -52,6 +54,11 @@ int main(int argc, char** argv) {
     }
     if (dot->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_dot(ctx, method));
     if (sync->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_sync(ctx, method.outer));
+    if (halo->parsed() || all->parsed()) {
+      std::vector<std::size_t> sizes{1024, 4096, 16384, 65536, 262144, 1048576};
+      if (quick) sizes = {4096, 65536};
+      for (auto& r : hympi::bench::bench_halo(ctx, method, sizes)) out["benchmarks"].push_back(r);
+    }
     if (ctx.topology().world_rank() == 0 && !json_path.empty()) {
       std::ofstream(json_path) << out.dump(1) << "\n";
       fmt::print("# samples written to {}\n", json_path);

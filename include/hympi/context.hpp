@@ -22,6 +22,10 @@
 
 namespace hympi {
 
+namespace detail {
+struct ContextAccess;  // hympi's own components (halo) reach the arena and wait settings
+}
+
 class Context {
  public:
   explicit Context(MPI_Comm comm = MPI_COMM_WORLD, Options options = Options::from_env());
@@ -59,6 +63,7 @@ class Context {
   }
 
  private:
+  friend struct detail::ContextAccess;
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

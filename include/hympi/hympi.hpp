@@ -2,6 +2,7 @@
 #pragma once
 
 #include "hympi/context.hpp"
+#include "hympi/halo.hpp"
 #include "hympi/options.hpp"
 #include "hympi/shared_window.hpp"
 #include "hympi/topology.hpp"

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/wait.hpp"
+#include "mpi/context_access.hpp"
 #include "mpi/leader_agreement.hpp"
 #include "mpi/leader_check.hpp"
 #include "mpi/leader_comm.hpp"
@@ -92,6 +93,12 @@ struct Context::Impl {
     return -1;
   }
 };
+
+mpi::SharedArena& detail::ContextAccess::arena(Context& context) { return context.impl_->arena; }
+
+core::WaitConfig detail::ContextAccess::wait(const Context& context) {
+  return context.impl_->leaders.wait();
+}
 
 Context::Context(MPI_Comm comm, Options options)
     : impl_(std::make_unique<Impl>(comm, options)) {}

@@ -26,6 +26,7 @@ class LeaderComm {
 
   MPI_Comm comm() const { return comm_; }
   int world_rank() const { return world_rank_; }
+  const core::WaitConfig& wait() const { return wait_; }
 
   /// Runs one collective among the leaders: `blocking()` returns an MPI error code;
   /// `start(MPI_Request*)` starts the same operation without blocking. `operation`

@@ -1,0 +1,152 @@
+// The ghost (halo) update: every rank keeps its private vector, laid out as in a flat MPI
+// code (owned points, then ghost copies of its neighbours' points); an update copies each
+// neighbour's boundary values into this rank's ghost entries.
+//
+//   auto pattern = hympi::Pattern::from_lists(ctx, local_points, neighbors);  // collective, validated
+//   hympi::Halo halo(pattern, hympi::Strategy::shm);                          // collective, set up once
+//   halo.update(v);                                   // or: halo.begin(v); interior(); halo.end(v);
+//
+// A Pattern says, per neighbour rank, which local points to send and which ghost points
+// receive, with `chunk` values per point (1 for a scalar, 3 for a displacement) of one
+// element type. A Halo moves data for one pattern with one strategy; all strategies have
+// the same semantics, so they can be compared side by side:
+//   shm          intranode through shared send buffers and sequence words (seed Alg. 4,
+//                no trailing barrier); internode flat Isend/Irecv started first
+//   shm_direct   intranode in one copy: receivers gather straight from the sender's
+//                vector, which must be allocated by the Halo (shared_field)
+//   flat_mpi     persistent Isend/Irecv to every neighbour (seed Alg. 5)
+//   neighbor     MPI_Neighbor_alltoallv on a distributed graph
+//   rma_fence, rma_pscw, rma_lock   intranode through a shared window synchronized by MPI
+//                RMA (seed Alg. 6-8); internode flat
+// Between begin(v) and end(v) a rank may compute on its owned points but must not write
+// the points it sends nor read its ghosts. With shm_direct the points it sends are read
+// by its neighbours until its own end() returns.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hympi/context.hpp"
+#include "hympi/types.hpp"
+
+namespace hympi {
+
+enum class Strategy : uint8_t { shm, shm_direct, flat_mpi, neighbor, rma_fence, rma_pscw, rma_lock };
+
+const char* name_of(Strategy strategy);
+/// "shm", "flat_mpi", ...; throws hympi::Error listing the valid names.
+Strategy strategy_from_name(std::string_view name);
+/// Every strategy, in declaration order.
+std::span<const Strategy> all_strategies();
+
+/// What this rank exchanges with one neighbour, in local point ids (0 .. local_points-1).
+struct NeighborLists {
+  int rank = -1;          // the neighbour, in the Context's communicator
+  std::vector<int> send;  // my points it receives, in the order it lists them in its `recv`
+  std::vector<int> recv;  // my ghost points it fills, in the order it lists them in its `send`
+};
+
+class Pattern {
+ public:
+  /// Collective. Validates on every rank that A sends B as many points as B expects from
+  /// A, that ids are in range, no ghost is received twice, no neighbour is this rank or
+  /// outside the communicator, and chunk and type are the same everywhere; any violation
+  /// throws hympi::Error on every rank with the ranks and counts involved.
+  static Pattern from_lists(Context& context, int local_points, std::vector<NeighborLists> neighbors,
+                            int chunk = 1, Datatype type = Datatype::float64);
+
+  /// Collective. Every local point has a global id and an owner rank; points owned by
+  /// another rank are ghosts. The send lists are derived by asking the owners, so both
+  /// sides agree by construction. Errors (an owner that does not own the id, ...) are
+  /// thrown on every rank.
+  static Pattern from_owners(Context& context, std::span<const int64_t> global_ids,
+                             std::span<const int> owners, int chunk = 1,
+                             Datatype type = Datatype::float64);
+
+  Context& context() const;
+  int local_points() const;
+  int chunk() const;
+  Datatype type() const;
+  /// Sorted by rank; neighbours with nothing to exchange are dropped.
+  const std::vector<NeighborLists>& neighbors() const;
+
+  struct Data;
+  const Data& data() const { return *data_; }
+
+ private:
+  explicit Pattern(std::shared_ptr<const Data> data) : data_(std::move(data)) {}
+  std::shared_ptr<const Data> data_;
+};
+
+/// A renumbering of the local points (seed Fig. 8 and 17): inner | boundary | ghost.
+/// Boundary points sent to one neighbour are grouped by neighbour, intranode neighbours
+/// first; points sent to several neighbours come last in the boundary part; each
+/// neighbour's ghosts are contiguous, intranode neighbours first. With it, most messages
+/// are one memcpy.
+struct LocalOrdering {
+  std::vector<int> new_id;  // new_id[old local id]
+  int inner = 0, boundary = 0, ghosts = 0;
+  Pattern pattern;          // the same exchange in the new numbering
+};
+
+/// Collective (it builds and validates the renumbered pattern).
+LocalOrdering order_local_ids(const Pattern& pattern);
+
+class Halo {
+ public:
+  /// Collective. `fields`: how many vectors each update moves (one synchronization, several
+  /// payloads); every rank passes the same value.
+  explicit Halo(const Pattern& pattern, Strategy strategy = Strategy::shm, int fields = 1);
+  ~Halo();
+  Halo(const Halo&) = delete;
+  Halo& operator=(const Halo&) = delete;
+
+  Strategy strategy() const;
+  int fields() const;
+
+  /// `vectors`: `fields()` pointers to local_points * chunk elements of the pattern's type.
+  void begin(std::span<void* const> vectors);
+  void end(std::span<void* const> vectors);
+  void update(std::span<void* const> vectors) {
+    begin(vectors);
+    end(vectors);
+  }
+
+  template <class T> void begin(T* v) { begin({v}); }
+  template <class T> void end(T* v) { end({v}); }
+  template <class T> void update(T* v) { update({v}); }
+  template <class T> void begin(std::initializer_list<T*> vs) { begin(typed(vs)); }
+  template <class T> void end(std::initializer_list<T*> vs) { end(typed(vs)); }
+  template <class T> void update(std::initializer_list<T*> vs) { update(typed(vs)); }
+
+  /// Field `f`'s vector in shared memory, local_points * chunk elements, owned by this
+  /// rank and zero-initialized. Only for shm_direct, which needs its vectors from here
+  /// (the other strategies move any array).
+  template <class T> T* shared_field(int f = 0) {
+    check_type(datatype_of<T>());
+    return static_cast<T*>(shared_field_bytes(f));
+  }
+
+ private:
+  template <class T> std::span<void* const> typed(std::initializer_list<T*> vs) {
+    check_type(datatype_of<T>());
+    if (vs.size() > kMaxInline) throw Error("hympi: Halo: pass more than 8 fields as a span of void*");
+    std::size_t i = 0;
+    for (T* v : vs) inline_[i++] = v;
+    return {inline_, vs.size()};
+  }
+  void check_type(Datatype type) const;
+  void* shared_field_bytes(int f);
+
+  static constexpr std::size_t kMaxInline = 8;
+  void* inline_[kMaxInline] = {};
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace hympi

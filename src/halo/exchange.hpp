@@ -1,0 +1,46 @@
+// One part of a ghost update: a set of neighbours and how data reaches them. A Halo runs
+// its parts' begin() in order and their end() in reverse, so the internode part (started
+// first) overlaps the intranode copies.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "halo/copy_plan.hpp"
+#include "halo/pattern_data.hpp"
+
+namespace hympi::halo {
+
+using Vectors = std::span<void* const>;
+
+class Exchange {
+ public:
+  virtual ~Exchange() = default;
+  virtual void begin(Vectors vectors) = 0;
+  virtual void end(Vectors vectors) = 0;
+};
+
+/// One neighbour's packing and unpacking for every field; a message holds the fields one
+/// after the other.
+struct PeerPlan {
+  int rank = -1;       // world rank
+  int node_rank = -1;  // -1: another node
+  std::size_t index = 0;  // in Pattern::Data::neighbors
+  CopyPlan pack, unpack;  // one field: my vector <-> a packed buffer
+
+  std::size_t send_bytes(int fields) const { return pack.bytes() * std::size_t(fields); }
+  std::size_t recv_bytes(int fields) const { return unpack.bytes() * std::size_t(fields); }
+  void pack_fields(Vectors vectors, std::byte* buffer) const;
+  void unpack_fields(const std::byte* buffer, Vectors vectors) const;
+};
+
+enum class Where { intranode, internode, everywhere };
+
+/// The plans of the pattern's neighbours that are `where`.
+std::vector<PeerPlan> peer_plans(const Pattern::Data& pattern, Where where);
+
+/// Rounds up to a cache line.
+inline std::size_t line_up(std::size_t bytes) { return (bytes + 63) & ~std::size_t(63); }
+
+}  // namespace hympi::halo

@@ -1,0 +1,86 @@
+#include "halo/mpi_exchange.hpp"
+
+#include <limits>
+
+#include "mpi/mpi_check.hpp"
+#include "mpi/requests.hpp"
+
+namespace hympi::halo {
+namespace {
+
+constexpr int kTag = 7411;  // the Halo's own communicator carries nothing else
+
+class MpiExchange final : public Exchange {
+ public:
+  MpiExchange(std::vector<PeerPlan> peers, MPI_Comm comm, int fields, const core::WaitConfig& wait,
+              int world_rank)
+      : peers_(std::move(peers)), wait_(wait), world_rank_(world_rank) {
+    std::size_t send_total = 0, recv_total = 0;
+    for (const PeerPlan& p : peers_) {
+      send_total += line_up(p.send_bytes(fields));
+      recv_total += line_up(p.recv_bytes(fields));
+    }
+    send_buffer_.resize(send_total);
+    recv_buffer_.resize(recv_total);
+    std::size_t s = 0, r = 0;
+    for (const PeerPlan& p : peers_) {
+      const std::size_t out = p.send_bytes(fields), in = p.recv_bytes(fields);
+      if (out > std::size_t(std::numeric_limits<int>::max()) || in > std::size_t(std::numeric_limits<int>::max()))
+        throw Error("hympi: Halo: a message to or from rank " + std::to_string(p.rank) +
+                    " exceeds 2 GiB; use fewer fields per update");
+      send_at_.push_back(s);
+      recv_at_.push_back(r);
+      if (in > 0) {
+        recv_requests_.emplace_back();
+        mpi::check(MPI_Recv_init(recv_buffer_.data() + r, int(in), MPI_BYTE, p.rank, kTag, comm,
+                                 &recv_requests_.back()),
+                   "MPI_Recv_init (ghost update)");
+      }
+      if (out > 0) {
+        send_requests_.emplace_back();
+        mpi::check(MPI_Send_init(send_buffer_.data() + s, int(out), MPI_BYTE, p.rank, kTag, comm,
+                                 &send_requests_.back()),
+                   "MPI_Send_init (ghost update)");
+      }
+      s += line_up(out);
+      r += line_up(in);
+    }
+  }
+
+  ~MpiExchange() override {
+    for (MPI_Request& r : recv_requests_) MPI_Request_free(&r);
+    for (MPI_Request& r : send_requests_) MPI_Request_free(&r);
+  }
+
+  void begin(Vectors vectors) override {
+    if (!recv_requests_.empty())
+      mpi::check(MPI_Startall(int(recv_requests_.size()), recv_requests_.data()), "MPI_Startall (receives)");
+    for (std::size_t i = 0; i < peers_.size(); ++i) peers_[i].pack_fields(vectors, send_buffer_.data() + send_at_[i]);
+    if (!send_requests_.empty())
+      mpi::check(MPI_Startall(int(send_requests_.size()), send_requests_.data()), "MPI_Startall (sends)");
+  }
+
+  void end(Vectors vectors) override {
+    mpi::wait_all(recv_requests_, wait_, {"ghost update: MPI receives", world_rank_, -1});
+    for (std::size_t i = 0; i < peers_.size(); ++i)
+      peers_[i].unpack_fields(recv_buffer_.data() + recv_at_[i], vectors);
+    mpi::wait_all(send_requests_, wait_, {"ghost update: MPI sends", world_rank_, -1});
+  }
+
+ private:
+  std::vector<PeerPlan> peers_;
+  core::WaitConfig wait_;
+  int world_rank_;
+  std::vector<std::byte> send_buffer_, recv_buffer_;
+  std::vector<std::size_t> send_at_, recv_at_;
+  std::vector<MPI_Request> recv_requests_, send_requests_;
+};
+
+}  // namespace
+
+std::unique_ptr<Exchange> make_mpi_exchange(std::vector<PeerPlan> peers, MPI_Comm comm, int fields,
+                                            const core::WaitConfig& wait, int world_rank) {
+  return std::make_unique<MpiExchange>(std::move(peers), comm, fields, wait, world_rank);
+}
+
+}  // namespace hympi::halo

@@ -1,0 +1,19 @@
+// Ghost update by point-to-point MPI (seed Alg. 5): persistent receives started first,
+// then pack and persistent sends; end waits and unpacks. The `flat_mpi` strategy for every
+// neighbour, and the internode part of the shared-memory strategies (seed 5.3 option 2).
+#pragma once
+
+#include <mpi.h>
+
+#include <memory>
+#include <vector>
+
+#include "core/wait.hpp"
+#include "halo/exchange.hpp"
+
+namespace hympi::halo {
+
+std::unique_ptr<Exchange> make_mpi_exchange(std::vector<PeerPlan> peers, MPI_Comm comm, int fields,
+                                            const core::WaitConfig& wait, int world_rank);
+
+}  // namespace hympi::halo

@@ -1,0 +1,84 @@
+#include "halo/neighbor_exchange.hpp"
+
+#include "mpi/mpi_check.hpp"
+#include "mpi/requests.hpp"
+
+namespace hympi::halo {
+namespace {
+
+class NeighborExchange final : public Exchange {
+ public:
+  NeighborExchange(std::vector<PeerPlan> peers, MPI_Comm comm, int fields, const core::WaitConfig& wait,
+                   int world_rank)
+      : peers_(std::move(peers)), wait_(wait), world_rank_(world_rank) {
+    // Every neighbour is both a source and a destination (a zero count where one direction
+    // is empty), so one list serves both sides of the graph.
+    std::vector<int> ranks;
+    int s = 0, r = 0;
+    for (const PeerPlan& p : peers_) {
+      ranks.push_back(p.rank);
+      send_counts_.push_back(int(p.send_bytes(fields)));
+      recv_counts_.push_back(int(p.recv_bytes(fields)));
+      send_displs_.push_back(s);
+      recv_displs_.push_back(r);
+      s += send_counts_.back();
+      r += recv_counts_.back();
+    }
+    send_buffer_.resize(std::size_t(s));
+    recv_buffer_.resize(std::size_t(r));
+    const int degree = int(ranks.size());
+    mpi::check(MPI_Dist_graph_create_adjacent(comm, degree, ranks.data(), MPI_UNWEIGHTED, degree, ranks.data(),
+                                              MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph_),
+               "MPI_Dist_graph_create_adjacent (ghost update)");
+#if MPI_VERSION >= 4
+    mpi::check(MPI_Neighbor_alltoallv_init(send_buffer_.data(), send_counts_.data(), send_displs_.data(), MPI_BYTE,
+                                           recv_buffer_.data(), recv_counts_.data(), recv_displs_.data(), MPI_BYTE,
+                                           graph_, MPI_INFO_NULL, &request_),
+               "MPI_Neighbor_alltoallv_init (ghost update)");
+#endif
+  }
+
+  ~NeighborExchange() override {
+#if MPI_VERSION >= 4
+    MPI_Request_free(&request_);
+#endif
+    MPI_Comm_free(&graph_);
+  }
+
+  void begin(Vectors vectors) override {
+    for (std::size_t i = 0; i < peers_.size(); ++i)
+      peers_[i].pack_fields(vectors, send_buffer_.data() + send_displs_[i]);
+#if MPI_VERSION >= 4
+    mpi::check(MPI_Start(&request_), "MPI_Start (neighbour alltoallv)");
+#else
+    mpi::check(MPI_Ineighbor_alltoallv(send_buffer_.data(), send_counts_.data(), send_displs_.data(), MPI_BYTE,
+                                       recv_buffer_.data(), recv_counts_.data(), recv_displs_.data(), MPI_BYTE,
+                                       graph_, &request_),
+               "MPI_Ineighbor_alltoallv (ghost update)");
+#endif
+  }
+
+  void end(Vectors vectors) override {
+    mpi::wait_all({&request_, 1}, wait_, {"ghost update: MPI_Neighbor_alltoallv", world_rank_, -1});
+    for (std::size_t i = 0; i < peers_.size(); ++i)
+      peers_[i].unpack_fields(recv_buffer_.data() + recv_displs_[i], vectors);
+  }
+
+ private:
+  std::vector<PeerPlan> peers_;
+  core::WaitConfig wait_;
+  int world_rank_;
+  std::vector<int> send_counts_, recv_counts_, send_displs_, recv_displs_;
+  std::vector<std::byte> send_buffer_, recv_buffer_;
+  MPI_Comm graph_ = MPI_COMM_NULL;
+  MPI_Request request_ = MPI_REQUEST_NULL;
+};
+
+}  // namespace
+
+std::unique_ptr<Exchange> make_neighbor_exchange(std::vector<PeerPlan> peers, MPI_Comm comm, int fields,
+                                                 const core::WaitConfig& wait, int world_rank) {
+  return std::make_unique<NeighborExchange>(std::move(peers), comm, fields, wait, world_rank);
+}
+
+}  // namespace hympi::halo

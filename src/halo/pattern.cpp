@@ -1,0 +1,195 @@
+// Pattern construction and its collective validation (rule 7: bad input is an error on
+// every rank, never a hang): local checks, then one all-to-all of counts so each receiver
+// compares what its senders will send with what it expects.
+#include <mpi.h>
+
+#include <algorithm>
+#include <string>
+#include <unordered_map>
+
+#include "halo/pattern_data.hpp"
+#include "mpi/collective_error.hpp"
+#include "mpi/mpi_check.hpp"
+
+namespace hympi {
+namespace {
+
+using std::to_string;
+
+std::string where(int rank) { return "hympi: Pattern: rank " + to_string(rank) + ": "; }
+
+/// The first problem in this rank's own lists, or "".
+std::string check_local(const Pattern::Data& d, int self, int size) {
+  if (d.chunk < 1) return where(self) + "chunk is " + to_string(d.chunk) + "; it must be >= 1";
+  if (d.local_points < 0) return where(self) + "local_points is negative";
+  std::vector<int> received_from(std::size_t(d.local_points), -1), sent_to(std::size_t(d.local_points), -1);
+  for (std::size_t i = 0; i < d.neighbors.size(); ++i) {
+    const NeighborLists& n = d.neighbors[i];
+    if (n.rank < 0 || n.rank >= size)
+      return where(self) + "neighbour rank " + to_string(n.rank) + " is not in the communicator (size " +
+             to_string(size) + ")";
+    if (n.rank == self) return where(self) + "lists itself as a neighbour";
+    if (i > 0 && d.neighbors[i - 1].rank == n.rank)
+      return where(self) + "lists neighbour " + to_string(n.rank) + " twice";
+    for (int id : n.send) {
+      if (id < 0 || id >= d.local_points)
+        return where(self) + "sends local id " + to_string(id) + " to rank " + to_string(n.rank) +
+               ", outside 0.." + to_string(d.local_points - 1) + " (local_points " + to_string(d.local_points) + ")";
+      sent_to[std::size_t(id)] = n.rank;
+    }
+    for (int id : n.recv) {
+      if (id < 0 || id >= d.local_points)
+        return where(self) + "receives from rank " + to_string(n.rank) + " into local id " + to_string(id) +
+               ", outside 0.." + to_string(d.local_points - 1) + " (local_points " + to_string(d.local_points) + ")";
+      int& from = received_from[std::size_t(id)];
+      if (from >= 0)
+        return where(self) + "ghost " + to_string(id) + " is received twice (from rank " + to_string(from) +
+               " and from rank " + to_string(n.rank) + ")";
+      from = n.rank;
+    }
+  }
+  for (int id = 0; id < d.local_points; ++id)
+    if (received_from[std::size_t(id)] >= 0 && sent_to[std::size_t(id)] >= 0)
+      return where(self) + "local id " + to_string(id) + " is a ghost (from rank " +
+             to_string(received_from[std::size_t(id)]) + ") and is also sent (to rank " +
+             to_string(sent_to[std::size_t(id)]) + "); a ghost cannot be sent on";
+  return "";
+}
+
+/// Chunk and type must be the same on every rank: the first rank that differs from rank 0.
+std::string check_uniform(const Pattern::Data& d, MPI_Comm comm, int size) {
+  int mine[2] = {d.chunk, int(d.type)};
+  std::vector<int> all(2 * std::size_t(size));
+  mpi::check(MPI_Allgather(mine, 2, MPI_INT, all.data(), 2, MPI_INT, comm), "MPI_Allgather (pattern)");
+  for (int r = 1; r < size; ++r)
+    if (all[2 * r] != all[0] || all[2 * r + 1] != all[1])
+      return "hympi: Pattern: ranks disagree on the data: rank 0 has chunk " + to_string(all[0]) + " of " +
+             name_of(Datatype(all[1])) + ", rank " + to_string(r) + " has chunk " + to_string(all[2 * r]) +
+             " of " + name_of(Datatype(all[2 * r + 1]));
+  return "";
+}
+
+/// What each sender will send me against what I expect from it.
+std::string check_counts(const Pattern::Data& d, MPI_Comm comm, int self, int size) {
+  std::vector<long long> sends(std::size_t(size), 0), incoming(std::size_t(size), 0), expected(std::size_t(size), 0);
+  for (const NeighborLists& n : d.neighbors)
+    if (n.rank >= 0 && n.rank < size) {
+      sends[std::size_t(n.rank)] = (long long)n.send.size();
+      expected[std::size_t(n.rank)] = (long long)n.recv.size();
+    }
+  mpi::check(MPI_Alltoall(sends.data(), 1, MPI_LONG_LONG, incoming.data(), 1, MPI_LONG_LONG, comm),
+             "MPI_Alltoall (pattern counts)");
+  for (int r = 0; r < size; ++r)
+    if (incoming[std::size_t(r)] != expected[std::size_t(r)])
+      return "hympi: Pattern: rank " + to_string(r) + " sends " + to_string(incoming[std::size_t(r)]) +
+             " points to rank " + to_string(self) + ", but rank " + to_string(self) + " expects " +
+             to_string(expected[std::size_t(r)]) + " from rank " + to_string(r);
+  return "";
+}
+
+}  // namespace
+
+Pattern Pattern::from_lists(Context& context, int local_points, std::vector<NeighborLists> neighbors,
+                            int chunk, Datatype type) {
+  const Topology& topo = context.topology();
+  MPI_Comm comm = topo.world();
+  const int self = topo.world_rank(), size = topo.world_size();
+
+  auto d = std::make_shared<Data>();
+  d->context = &context;
+  d->local_points = local_points;
+  d->chunk = chunk;
+  d->type = type;
+  d->point_bytes = std::size_t(std::max(chunk, 0)) * size_of(type);
+  std::erase_if(neighbors, [](const NeighborLists& n) { return n.send.empty() && n.recv.empty(); });
+  std::sort(neighbors.begin(), neighbors.end(),
+            [](const NeighborLists& a, const NeighborLists& b) { return a.rank < b.rank; });
+  d->neighbors = std::move(neighbors);
+
+  std::string error = check_local(*d, self, size);
+  std::string uniform = check_uniform(*d, comm, size);
+  std::string counts = check_counts(*d, comm, self, size);
+  mpi::throw_if_any(comm, !uniform.empty() ? uniform : !error.empty() ? error : counts);
+
+  const auto& members = topo.node_members();
+  for (const NeighborLists& n : d->neighbors) {
+    auto it = std::find(members.begin(), members.end(), n.rank);
+    d->node_rank.push_back(topo.node_of()[std::size_t(n.rank)] == topo.node_index() && it != members.end()
+                               ? int(it - members.begin())
+                               : -1);
+  }
+  return Pattern(std::move(d));
+}
+
+Pattern Pattern::from_owners(Context& context, std::span<const int64_t> global_ids,
+                             std::span<const int> owners, int chunk, Datatype type) {
+  const Topology& topo = context.topology();
+  MPI_Comm comm = topo.world();
+  const int self = topo.world_rank(), size = topo.world_size();
+  std::string error;
+  if (global_ids.size() != owners.size())
+    error = where(self) + "from_owners got " + to_string(global_ids.size()) + " global ids but " +
+            to_string(owners.size()) + " owners";
+
+  // My requests, per owner: the global ids of my ghosts (and where they go).
+  const std::size_t ranks = static_cast<std::size_t>(size);
+  std::vector<std::vector<int64_t>> asked(ranks);
+  std::vector<std::vector<int>> ghost_ids(ranks);
+  std::unordered_map<int64_t, int> mine;  // global id -> local id, for the points I own
+  for (std::size_t i = 0; error.empty() && i < owners.size(); ++i) {
+    const int owner = owners[i];
+    if (owner < 0 || owner >= size) {
+      error = where(self) + "local id " + to_string(i) + " has owner " + to_string(owner) +
+              ", not a rank of the communicator (size " + to_string(size) + ")";
+    } else if (owner == self) {
+      if (!mine.emplace(global_ids[i], int(i)).second)
+        error = where(self) + "owns global id " + to_string(global_ids[i]) + " twice";
+    } else {
+      asked[std::size_t(owner)].push_back(global_ids[i]);
+      ghost_ids[std::size_t(owner)].push_back(int(i));
+    }
+  }
+  mpi::throw_if_any(comm, error);
+
+  std::vector<int> ask_counts(ranks), asked_of_me(ranks);
+  for (int r = 0; r < size; ++r) ask_counts[std::size_t(r)] = int(asked[std::size_t(r)].size());
+  mpi::check(MPI_Alltoall(ask_counts.data(), 1, MPI_INT, asked_of_me.data(), 1, MPI_INT, comm),
+             "MPI_Alltoall (ghost requests)");
+  std::vector<int> send_displs(ranks + 1, 0), recv_displs(ranks + 1, 0);
+  for (int r = 0; r < size; ++r) {
+    send_displs[std::size_t(r) + 1] = send_displs[std::size_t(r)] + ask_counts[std::size_t(r)];
+    recv_displs[std::size_t(r) + 1] = recv_displs[std::size_t(r)] + asked_of_me[std::size_t(r)];
+  }
+  std::vector<int64_t> requests, wanted(static_cast<std::size_t>(recv_displs[ranks]));
+  for (const auto& list : asked) requests.insert(requests.end(), list.begin(), list.end());
+  mpi::check(MPI_Alltoallv(requests.data(), ask_counts.data(), send_displs.data(), MPI_INT64_T, wanted.data(),
+                           asked_of_me.data(), recv_displs.data(), MPI_INT64_T, comm),
+             "MPI_Alltoallv (ghost requests)");
+
+  std::vector<NeighborLists> neighbors;
+  for (int r = 0; r < size; ++r) {
+    NeighborLists n{r, {}, std::move(ghost_ids[std::size_t(r)])};
+    for (int k = recv_displs[std::size_t(r)]; k < recv_displs[std::size_t(r) + 1]; ++k) {
+      auto it = mine.find(wanted[std::size_t(k)]);
+      if (it == mine.end()) {
+        if (error.empty())
+          error = "hympi: Pattern: rank " + to_string(r) + " has a ghost of global id " +
+                  to_string(wanted[std::size_t(k)]) + " owned by rank " + to_string(self) + ", but rank " +
+                  to_string(self) + " does not own that id";
+        continue;
+      }
+      n.send.push_back(it->second);
+    }
+    if (!n.send.empty() || !n.recv.empty()) neighbors.push_back(std::move(n));
+  }
+  mpi::throw_if_any(comm, error);
+  return from_lists(context, int(global_ids.size()), std::move(neighbors), chunk, type);
+}
+
+Context& Pattern::context() const { return *data_->context; }
+int Pattern::local_points() const { return data_->local_points; }
+int Pattern::chunk() const { return data_->chunk; }
+Datatype Pattern::type() const { return data_->type; }
+const std::vector<NeighborLists>& Pattern::neighbors() const { return data_->neighbors; }
+
+}  // namespace hympi

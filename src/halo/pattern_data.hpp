@@ -1,0 +1,23 @@
+// What a validated Pattern holds: the lists, and where each neighbour is (same node or not).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "hympi/halo.hpp"
+
+namespace hympi {
+
+struct Pattern::Data {
+  Context* context = nullptr;
+  int local_points = 0;
+  int chunk = 1;
+  Datatype type = Datatype::float64;
+  std::size_t point_bytes = 0;               // chunk * size_of(type)
+  std::vector<NeighborLists> neighbors;      // sorted by rank, none empty
+  std::vector<int> node_rank;                // per neighbour: its node rank, -1 if on another node
+
+  bool intranode(std::size_t i) const { return node_rank[i] >= 0; }
+};
+
+}  // namespace hympi

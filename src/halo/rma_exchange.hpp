@@ -1,0 +1,32 @@
+// The intranode ghost update synchronized by MPI's RMA calls instead of atomics (seed
+// 4.6, Alg. 6-8): the baselines hympi's shared-memory protocol is measured against.
+// Every variant has a shared window of receive blocks (one per intranode sender, in the
+// receiver's segment); the sender packs straight into its block at the receiver, the
+// receiver unpacks from it. They differ in how the two are synchronized:
+//  - rma_fence: MPI_Win_fence before the stores (the receiver is done with the previous
+//    data) and after them (the data is there); collective over the node.
+//  - rma_pscw: the receiver exposes its window to its senders (MPI_Win_post, in begin),
+//    the sender accesses its receivers' (MPI_Win_start ... MPI_Win_complete), the
+//    receiver waits for its senders (MPI_Win_wait, polled by MPI_Win_test). Empty groups
+//    skip their calls (an Open MPI pitfall PETSc also avoids).
+//  - rma_lock: passive target. Stores under MPI_Win_lock(shared) on the data window; a
+//    flag window holds sequence numbers, raised with MPI_Accumulate(MPI_REPLACE) and read
+//    with MPI_Fetch_and_op(MPI_NO_OP) under locks: `ready` (in the receiver's segment,
+//    call k's data is there) and `ack` (in the sender's, call k was read; the sender's
+//    next stores wait for it). Monotonic, so no trailing barrier (unlike the seed's Alg. 8).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "halo/exchange.hpp"
+#include "halo/shm_exchange.hpp"
+#include "hympi/halo.hpp"
+
+namespace hympi::halo {
+
+/// Collective on the node. `strategy` is rma_fence, rma_pscw or rma_lock.
+std::unique_ptr<Exchange> make_rma_exchange(Strategy strategy, std::vector<PeerPlan> peers,
+                                            const ShmSetup& setup);
+
+}  // namespace hympi::halo

@@ -1,0 +1,231 @@
+#include "halo/shm_exchange.hpp"
+
+#include "core/halo_link.hpp"
+#include "core/memory_order.hpp"
+#include "mpi/mpi_check.hpp"
+
+namespace hympi::halo {
+namespace {
+
+struct OutLink {
+  const PeerPlan* peer;
+  core::LinkEnds ends;
+  std::byte* slots;  // in my segment; slot s at slots + s * stride
+  std::size_t stride;
+};
+
+struct InLink {
+  const PeerPlan* peer;
+  core::LinkEnds ends;
+  const std::byte* slots;  // in the sender's segment
+  std::size_t stride;
+};
+
+/// The links of this rank to and from its intranode neighbours. My region of the arena:
+/// [ready channel per sender][ack channel per receiver][depth slots per receiver].
+struct NodeLinks {
+  std::vector<OutLink> out;
+  std::vector<InLink> in;
+
+  NodeLinks(const std::vector<PeerPlan>& peers, const ShmSetup& setup, int depth, bool with_slots) {
+    const Topology& topo = setup.topology;
+    const std::size_t node_size = std::size_t(topo.node_size());
+    auto slot_stride = [&](std::size_t bytes) { return with_slots ? line_up(bytes) : 0; };
+
+    // Where each peer's words are in my region: {ready for you as sender, ack and slots
+    // for you as receiver}.
+    std::vector<unsigned long long> mine(3 * node_size, 0), theirs(3 * node_size, 0);
+    std::size_t offset = 0;
+    for (const PeerPlan& p : peers)
+      if (p.recv_bytes(setup.fields) > 0) {
+        mine[3 * std::size_t(p.node_rank)] = offset;
+        offset += sizeof(core::Channel);
+      }
+    for (const PeerPlan& p : peers)
+      if (p.send_bytes(setup.fields) > 0) {
+        mine[3 * std::size_t(p.node_rank) + 1] = offset;
+        offset += sizeof(core::Channel);
+      }
+    for (const PeerPlan& p : peers)
+      if (p.send_bytes(setup.fields) > 0) {
+        mine[3 * std::size_t(p.node_rank) + 2] = offset;
+        offset += std::size_t(depth) * slot_stride(p.send_bytes(setup.fields));
+      }
+    mpi::SharedRegion region = setup.arena.allocate(offset, 128);
+    mpi::check(MPI_Alltoall(mine.data(), 3, MPI_UNSIGNED_LONG_LONG, theirs.data(), 3, MPI_UNSIGNED_LONG_LONG,
+                            topo.node()),
+               "MPI_Alltoall (ghost update links)");
+
+    auto channel = [](std::byte* base, unsigned long long at) { return reinterpret_cast<core::Channel*>(base + at); };
+    for (const PeerPlan& p : peers) {
+      const std::size_t q = std::size_t(p.node_rank);
+      std::byte* peer_region = region.peers[q];
+      if (p.send_bytes(setup.fields) > 0)
+        out.push_back({&p, {channel(peer_region, theirs[3 * q]), channel(region.local, mine[3 * q + 1]), depth},
+                       region.local + mine[3 * q + 2], slot_stride(p.send_bytes(setup.fields))});
+      if (p.recv_bytes(setup.fields) > 0)
+        in.push_back({&p, {channel(region.local, mine[3 * q]), channel(peer_region, theirs[3 * q + 1]), depth},
+                      peer_region + theirs[3 * q + 2], slot_stride(p.recv_bytes(setup.fields))});
+    }
+    // No peer reads my words before they exist: the arena zeroed them and the
+    // MPI_Alltoall above ordered that before any peer learned where they are.
+  }
+};
+
+/// Base of both shared-memory strategies: the links, the call number, and the receive
+/// loop that takes senders in the order their data arrives.
+template <class Orders>
+class LinkExchange : public Exchange {
+ protected:
+  LinkExchange(std::vector<PeerPlan> peers, const ShmSetup& setup, int depth, bool with_slots)
+      : peers_(std::move(peers)),
+        links_(peers_, setup, depth, with_slots),
+        wait_(setup.wait),
+        members_(setup.topology.node_members()),
+        self_(setup.topology.node_rank()) {
+    pending_.reserve(links_.in.size());
+  }
+
+  core::WaitSite site(const char* operation, const PeerPlan& peer) const {
+    return core::node_site(operation, members_, self_, peer.node_rank);
+  }
+
+  /// Calls take(link) for every sender once its call-k data is there, then acknowledges.
+  template <class Take>
+  void receive_all(uint64_t k, Take take) {
+    pending_.clear();
+    for (InLink& link : links_.in) pending_.push_back(&link);
+    while (!pending_.empty()) {
+      bool progressed = false;
+      for (std::size_t i = 0; i < pending_.size();) {
+        InLink& link = *pending_[i];
+        // observe: a value >= k makes the sender's writes of call k visible to us.
+        if (link.ends.ready->seq.load(Orders::observe) >= k) {
+          take(link);
+          core::link_release<Orders>(link.ends, k);
+          pending_[i] = pending_.back();
+          pending_.pop_back();
+          progressed = true;
+        } else {
+          ++i;
+        }
+      }
+      if (!progressed)
+        core::link_wait_data<Orders>(pending_.front()->ends, k, wait_,
+                                     site("ghost update: data from an intranode neighbour", *pending_.front()->peer));
+    }
+  }
+
+  std::vector<PeerPlan> peers_;
+  NodeLinks links_;
+  core::WaitConfig wait_;
+  const std::vector<int>& members_;
+  int self_;
+  uint64_t k_ = 0;  // calls so far
+  std::vector<InLink*> pending_;
+};
+
+template <class Orders>
+class ShmExchange final : public LinkExchange<Orders> {
+  using Base = LinkExchange<Orders>;
+
+ public:
+  ShmExchange(std::vector<PeerPlan> peers, const ShmSetup& setup) : Base(std::move(peers), setup, 2, true) {}
+
+  void begin(Vectors vectors) override {
+    const uint64_t k = ++this->k_;
+    for (OutLink& link : this->links_.out) {
+      core::link_wait_slot_free<Orders>(link.ends, k, this->wait_,
+                                        this->site("ghost update: acknowledgement from a receiver", *link.peer));
+      link.peer->pack_fields(vectors, link.slots + (k % link.ends.depth) * link.stride);
+      core::link_post<Orders>(link.ends, k);
+    }
+  }
+
+  void end(Vectors vectors) override {
+    const uint64_t k = this->k_;
+    this->receive_all(k, [&](InLink& link) { link.peer->unpack_fields(link.slots + (k % link.ends.depth) * link.stride, vectors); });
+  }
+};
+
+template <class Orders>
+class DirectExchange final : public LinkExchange<Orders> {
+  using Base = LinkExchange<Orders>;
+
+ public:
+  DirectExchange(std::vector<PeerPlan> peers, const Pattern::Data& pattern,
+                 const std::vector<mpi::SharedRegion>& vectors, const ShmSetup& setup)
+      : Base(std::move(peers), setup, 1, false), vectors_(vectors) {
+    // Each receiver learns its senders' lists: it gathers from their vectors.
+    MPI_Comm node = setup.topology.node();
+    std::vector<MPI_Request> requests;
+    std::vector<std::vector<int>> their_send(this->links_.in.size());
+    for (std::size_t i = 0; i < this->links_.in.size(); ++i) {
+      const PeerPlan& p = *this->links_.in[i].peer;
+      their_send[i].resize(pattern.neighbors[p.index].recv.size());
+      requests.emplace_back();
+      mpi::check(MPI_Irecv(their_send[i].data(), int(their_send[i].size()), MPI_INT, p.node_rank, 0, node,
+                           &requests.back()),
+                 "MPI_Irecv (send lists)");
+    }
+    for (const OutLink& link : this->links_.out) {
+      const std::vector<int>& send = pattern.neighbors[link.peer->index].send;
+      requests.emplace_back();
+      mpi::check(MPI_Isend(send.data(), int(send.size()), MPI_INT, link.peer->node_rank, 0, node, &requests.back()),
+                 "MPI_Isend (send lists)");
+    }
+    mpi::check(MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall (send lists)");
+    for (std::size_t i = 0; i < this->links_.in.size(); ++i) {
+      const std::vector<int>& recv = pattern.neighbors[this->links_.in[i].peer->index].recv;
+      gathers_.emplace_back(their_send[i], recv, recv.size(), pattern.point_bytes);
+    }
+  }
+
+  void begin(Vectors vectors) override {
+    for (std::size_t f = 0; f < vectors.size(); ++f)
+      if (vectors[f] != vectors_[f].local)
+        throw Error("hympi: Halo(shm_direct) moves the vectors of Halo::shared_field(); field " +
+                    std::to_string(f) + " is another array");
+    const uint64_t k = ++this->k_;
+    // The previous end() waited for every reader, so the vector may be published now.
+    for (OutLink& link : this->links_.out) core::link_post<Orders>(link.ends, k);
+  }
+
+  void end(Vectors vectors) override {
+    const uint64_t k = this->k_;
+    this->receive_all(k, [&](InLink& link) {
+      const std::size_t i = std::size_t(&link - this->links_.in.data());
+      for (std::size_t f = 0; f < vectors.size(); ++f)
+        gathers_[i].run(vectors_[f].peers[std::size_t(link.peer->node_rank)], static_cast<std::byte*>(vectors[f]));
+    });
+    // Readers of my vector are done before the user overwrites what I send.
+    for (OutLink& link : this->links_.out)
+      core::link_wait_slot_free<Orders>(link.ends, k + 1, this->wait_,
+                                        this->site("ghost update: a reader of my vector", *link.peer));
+  }
+
+ private:
+  const std::vector<mpi::SharedRegion>& vectors_;
+  std::vector<CopyPlan> gathers_;  // per in-link: sender's vector -> my ghosts
+};
+
+template <template <class> class Kind, class... Args>
+std::unique_ptr<Exchange> make_for_orders(MemoryOrders orders, Args&&... args) {
+  if (core::kForceSeqCst || orders == MemoryOrders::seq_cst)
+    return std::make_unique<Kind<core::SeqCstOrders>>(std::forward<Args>(args)...);
+  return std::make_unique<Kind<core::TunedOrders>>(std::forward<Args>(args)...);
+}
+
+}  // namespace
+
+std::unique_ptr<Exchange> make_shm_exchange(std::vector<PeerPlan> peers, const ShmSetup& setup) {
+  return make_for_orders<ShmExchange>(setup.orders, std::move(peers), setup);
+}
+
+std::unique_ptr<Exchange> make_direct_exchange(std::vector<PeerPlan> peers, const Pattern::Data& pattern,
+                                               const std::vector<mpi::SharedRegion>& vectors,
+                                               const ShmSetup& setup) {
+  return make_for_orders<DirectExchange>(setup.orders, std::move(peers), pattern, vectors, setup);
+}
+
+}  // namespace hympi::halo

@@ -1,0 +1,46 @@
+// The intranode ghost update through shared memory (strategies shm and shm_direct).
+//
+// shm (seed Alg. 4, two copies): the sender packs each receiver's data into a send slot
+// in its own segment and publishes the call number on the receiver's `ready` channel;
+// the receiver waits on its own line, unpacks, and publishes an acknowledgement. Two
+// slots per link (parity): the sender only waits when it is two calls ahead.
+//
+// shm_direct (one copy): the vectors live in shared memory (Halo::shared_field); begin()
+// publishes "my vector holds call k", the receiver gathers straight from the sender's
+// vector into its ghosts and acknowledges; the sender's end() waits for every reader's
+// acknowledgement, because after end() returns the user overwrites the points it sends.
+//
+// Link protocol and its invariants: core/halo_link.hpp. Channels and slots are
+// sub-allocated from the Context's arena: each rank's control words and slots in its own
+// segment, first-touched by it.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "core/wait.hpp"
+#include "halo/exchange.hpp"
+#include "hympi/options.hpp"
+#include "hympi/topology.hpp"
+#include "mpi/shared_arena.hpp"
+
+namespace hympi::halo {
+
+struct ShmSetup {
+  const Topology& topology;
+  mpi::SharedArena& arena;
+  core::WaitConfig wait;
+  MemoryOrders orders;
+  int fields;
+};
+
+/// Collective on the node.
+std::unique_ptr<Exchange> make_shm_exchange(std::vector<PeerPlan> peers, const ShmSetup& setup);
+
+/// Collective on the node. `vectors[f]` is field f's shared vector of every node rank
+/// (from the arena); `pattern` gives the senders' lists to gather from.
+std::unique_ptr<Exchange> make_direct_exchange(std::vector<PeerPlan> peers, const Pattern::Data& pattern,
+                                               const std::vector<mpi::SharedRegion>& vectors,
+                                               const ShmSetup& setup);
+
+}  // namespace hympi::halo

@@ -1,0 +1,23 @@
+#include "mpi/requests.hpp"
+
+#include "mpi/mpi_check.hpp"
+
+namespace hympi::mpi {
+
+void wait_all(std::span<MPI_Request> requests, const core::WaitConfig& config,
+              const core::WaitSite& site) {
+  if (requests.empty()) return;
+  int code = MPI_SUCCESS;
+  auto done = [&] {
+    int flag = 0;
+    // One request through MPI_Test: MPICH 4.0.2's MPI_Testall fails on a persistent
+    // neighbourhood collective (MPI_Neighbor_alltoallv_init), MPI_Test completes it.
+    code = requests.size() == 1 ? MPI_Test(requests.data(), &flag, MPI_STATUS_IGNORE)
+                                : MPI_Testall(int(requests.size()), requests.data(), &flag, MPI_STATUSES_IGNORE);
+    return flag != 0 || code != MPI_SUCCESS;
+  };
+  core::poll_until(done, config, site, "a message from a neighbour never arrived");
+  check(code, site.operation);
+}
+
+}  // namespace hympi::mpi

@@ -1,0 +1,17 @@
+// Completing MPI point-to-point requests under hympi's wait policy and watchdog: MPI_Testall
+// polled through core::poll_until, so oversubscribed ranks yield (MPICH's MPI_Waitall
+// never does) and a peer that never sends is reported with the operation and the rank.
+#pragma once
+
+#include <mpi.h>
+
+#include <span>
+
+#include "core/wait.hpp"
+
+namespace hympi::mpi {
+
+void wait_all(std::span<MPI_Request> requests, const core::WaitConfig& config,
+              const core::WaitSite& site);
+
+}  // namespace hympi::mpi

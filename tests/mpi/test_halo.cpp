@@ -1,0 +1,447 @@
+// The ghost update, every strategy, against a plain-MPI reference and against the exact
+// expected values: random graphs (asymmetric, empty ranks, send-only and receive-only
+// pairs, scattered ids), structured grids, every element type, chunk 1 and 3, several
+// fields, split phase with work between, many consecutive updates with data that changes
+// each time and random delays; then the setup errors, on every rank.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <numeric>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "hympi/halo.hpp"
+#include "mpi/mpi_types.hpp"
+
+using hympi::Datatype;
+using hympi::NeighborLists;
+using hympi::Strategy;
+
+namespace {
+
+int world_rank() {
+  int r;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+int world_size() {
+  int s;
+  MPI_Comm_size(MPI_COMM_WORLD, &s);
+  return s;
+}
+long env_long(const char* name, long fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::atol(v) : fallback;
+}
+// One Context for the whole program, freed before MPI_Finalize (by the environment).
+std::unique_ptr<hympi::Context> g_context;
+hympi::Context& context() {
+  if (!g_context) g_context = std::make_unique<hympi::Context>(MPI_COMM_WORLD);
+  return *g_context;
+}
+struct FreeContext : ::testing::Environment {
+  void TearDown() override { g_context.reset(); }
+};
+const auto* const g_free_context = ::testing::AddGlobalTestEnvironment(new FreeContext);
+
+/// A partition known to every rank (same seed): points owned per rank, and each rank's
+/// ghosts as (owner, owner's local id), in the rank's ghost order.
+struct Graph {
+  std::vector<int> owned;
+  std::vector<std::vector<std::pair<int, int>>> ghosts;
+  std::vector<int64_t> first_global;  // global id of each rank's local point 0
+
+  int local_points(int r) const { return owned[r] + int(ghosts[r].size()); }
+  int64_t global_id(int r, int local) const {
+    if (local < owned[r]) return first_global[r] + local;
+    auto [owner, id] = ghosts[r][std::size_t(local - owned[r])];
+    return first_global[owner] + id;
+  }
+
+  /// The lists of rank r, in the orders both sides agree on.
+  std::vector<NeighborLists> lists(int r) const {
+    const int size = int(owned.size());
+    std::vector<NeighborLists> result(static_cast<std::size_t>(size));
+    for (int s = 0; s < size; ++s) result[std::size_t(s)].rank = s;
+    for (std::size_t g = 0; g < ghosts[r].size(); ++g)
+      result[std::size_t(ghosts[r][g].first)].recv.push_back(owned[r] + int(g));
+    for (int s = 0; s < size; ++s)
+      for (auto [owner, id] : ghosts[s])
+        if (owner == r) result[std::size_t(s)].send.push_back(id);
+    std::erase_if(result, [](const NeighborLists& n) { return n.send.empty() && n.recv.empty(); });
+    return result;
+  }
+};
+
+/// Random: some ranks own nothing, edges are one-way with probability `p_edge`, ghost
+/// ids scattered and their order shuffled across owners.
+Graph random_graph(unsigned seed, int max_points, int max_ghosts, double p_edge) {
+  const int size = world_size();
+  std::mt19937 gen(seed);
+  Graph g;
+  g.owned.resize(std::size_t(size));
+  g.ghosts.resize(std::size_t(size));
+  for (int r = 0; r < size; ++r)
+    g.owned[std::size_t(r)] = gen() % 5 == 0 ? 0 : int(gen() % unsigned(max_points + 1));
+  g.first_global.assign(std::size_t(size), 0);
+  for (int r = 1; r < size; ++r) g.first_global[std::size_t(r)] = g.first_global[std::size_t(r - 1)] + g.owned[std::size_t(r - 1)];
+  std::uniform_real_distribution<double> coin(0, 1);
+  for (int r = 0; r < size; ++r) {
+    for (int s = 0; s < size; ++s) {
+      if (s == r || g.owned[std::size_t(s)] == 0 || coin(gen) > p_edge) continue;
+      std::vector<int> ids(std::size_t(g.owned[std::size_t(s)]));
+      std::iota(ids.begin(), ids.end(), 0);
+      std::shuffle(ids.begin(), ids.end(), gen);
+      const int k = 1 + int(gen() % unsigned(std::min(max_ghosts, g.owned[std::size_t(s)])));
+      for (int i = 0; i < k; ++i) g.ghosts[std::size_t(r)].push_back({s, ids[std::size_t(i)]});
+    }
+    std::shuffle(g.ghosts[std::size_t(r)].begin(), g.ghosts[std::size_t(r)].end(), gen);
+  }
+  return g;
+}
+
+/// A 2D (5-point) or 3D (7-point) grid of n^d points per rank on a Cartesian process
+/// grid, one ghost layer, ids lexicographic (faces strided in memory).
+Graph grid_graph(int dims, int n) {
+  const int size = world_size();
+  std::vector<int> shape(std::size_t(dims), 0);
+  MPI_Dims_create(size, dims, shape.data());
+  auto coords_of = [&](int r) {
+    std::vector<int> c(static_cast<std::size_t>(dims));
+    for (int d = dims - 1; d >= 0; --d) {
+      c[std::size_t(d)] = r % shape[std::size_t(d)];
+      r /= shape[std::size_t(d)];
+    }
+    return c;
+  };
+  auto rank_of = [&](const std::vector<int>& c) {
+    int r = 0;
+    for (int d = 0; d < dims; ++d) r = r * shape[std::size_t(d)] + c[std::size_t(d)];
+    return r;
+  };
+  const int cube = dims == 2 ? n * n : n * n * n;
+  auto local = [&](const std::vector<int>& p) {
+    int id = 0;
+    for (int d = 0; d < dims; ++d) id = id * n + p[std::size_t(d)];
+    return id;
+  };
+  Graph g;
+  g.owned.assign(std::size_t(size), cube);
+  g.ghosts.resize(std::size_t(size));
+  g.first_global.resize(std::size_t(size));
+  for (int r = 0; r < size; ++r) g.first_global[std::size_t(r)] = int64_t(r) * cube;
+  for (int r = 0; r < size; ++r) {
+    const std::vector<int> c = coords_of(r);
+    for (int d = 0; d < dims; ++d)
+      for (int side : {-1, 1}) {
+        std::vector<int> nc = c;
+        nc[std::size_t(d)] += side;
+        if (nc[std::size_t(d)] < 0 || nc[std::size_t(d)] >= shape[std::size_t(d)]) continue;
+        const int s = rank_of(nc);
+        for (int id = 0; id < cube; ++id) {  // the face of s that touches r
+          std::vector<int> p(static_cast<std::size_t>(dims));
+          for (int e = dims - 1, rest = id; e >= 0; --e, rest /= n) p[std::size_t(e)] = rest % n;
+          if (p[std::size_t(d)] == (side < 0 ? n - 1 : 0)) g.ghosts[std::size_t(r)].push_back({s, local(p)});
+        }
+      }
+  }
+  return g;
+}
+
+template <class T>
+T value(int64_t global, int component, int field, long iteration) {
+  return T((global * 31 + component * 7 + field * 101 + iteration * 1009) % 8388593);
+}
+
+/// The plain-MPI reference: blocking-simple Isend/Irecv of packed values per neighbour.
+template <class T>
+void reference_update(const std::vector<NeighborLists>& lists, int chunk, std::vector<T>& v) {
+  std::vector<std::vector<T>> out(lists.size()), in(lists.size());
+  std::vector<MPI_Request> requests;
+  const MPI_Datatype type = hympi::mpi::mpi_type(hympi::datatype_of<T>());
+  for (std::size_t i = 0; i < lists.size(); ++i) {
+    in[i].resize(lists[i].recv.size() * std::size_t(chunk));
+    requests.emplace_back();
+    MPI_Irecv(in[i].data(), int(in[i].size()), type, lists[i].rank, 99, MPI_COMM_WORLD, &requests.back());
+  }
+  for (std::size_t i = 0; i < lists.size(); ++i) {
+    for (int id : lists[i].send)
+      for (int c = 0; c < chunk; ++c) out[i].push_back(v[std::size_t(id) * std::size_t(chunk) + std::size_t(c)]);
+    requests.emplace_back();
+    MPI_Isend(out[i].data(), int(out[i].size()), type, lists[i].rank, 99, MPI_COMM_WORLD, &requests.back());
+  }
+  MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+  for (std::size_t i = 0; i < lists.size(); ++i)
+    for (std::size_t j = 0; j < lists[i].recv.size(); ++j)
+      for (int c = 0; c < chunk; ++c)
+        v[std::size_t(lists[i].recv[j]) * std::size_t(chunk) + std::size_t(c)] = in[i][j * std::size_t(chunk) + std::size_t(c)];
+}
+
+void jitter(std::mt19937& gen) {
+  const unsigned r = gen() % 64;
+  if (r == 0) std::this_thread::sleep_for(std::chrono::microseconds(gen() % 30));
+  else if (r < 4) std::this_thread::yield();
+}
+
+/// RMA baselines block inside MPI (fences, epochs; MPICH's never yield): with
+/// HYMPI_TEST_RMA_DIVISOR=d they run n/d updates (at least 2: consecutive calls).
+long calls(Strategy s, long n) {
+  const bool rma = s == Strategy::rma_fence || s == Strategy::rma_pscw || s == Strategy::rma_lock;
+  return rma ? std::max(2L, n / env_long("HYMPI_TEST_RMA_DIVISOR", 1)) : n;
+}
+
+struct Run {
+  Strategy strategy;
+  int chunk = 1;
+  int fields = 1;
+  long iterations = 20;
+  bool order = false;  // renumber with order_local_ids first
+};
+
+/// Runs `iterations` updates of `graph` with `run.strategy`: every update checked against
+/// the expected values; the first and last also bit-identical to the reference.
+template <class T>
+void check_updates(const Graph& graph, const Run& run) {
+  const int me = world_rank(), chunk = run.chunk;
+  const int points = graph.local_points(me);
+  std::vector<NeighborLists> lists = graph.lists(me);
+  hympi::Pattern pattern = hympi::Pattern::from_lists(context(), points, lists, chunk, hympi::datatype_of<T>());
+  std::vector<int> new_id(static_cast<std::size_t>(points));
+  std::iota(new_id.begin(), new_id.end(), 0);
+  if (run.order) {
+    hympi::LocalOrdering ordering = hympi::order_local_ids(pattern);
+    new_id = ordering.new_id;
+    pattern = ordering.pattern;
+    lists = pattern.neighbors();
+    ASSERT_EQ(ordering.inner + ordering.boundary + ordering.ghosts, points);
+  }
+  std::vector<char> is_ghost(static_cast<std::size_t>(points), 0);
+  for (const NeighborLists& n : lists)
+    for (int id : n.recv) is_ghost[std::size_t(id)] = 1;
+
+  hympi::Halo halo(pattern, run.strategy, run.fields);
+  const long updates = calls(run.strategy, run.iterations);
+  const std::size_t n = std::size_t(points) * std::size_t(chunk);
+  std::vector<std::vector<T>> storage(std::size_t(run.fields), std::vector<T>(n));
+  std::vector<T*> v(std::size_t(run.fields));
+  for (int f = 0; f < run.fields; ++f)
+    v[std::size_t(f)] = run.strategy == Strategy::shm_direct ? halo.shared_field<T>(f) : storage[std::size_t(f)].data();
+  std::vector<void*> raw(v.begin(), v.end());
+
+  std::mt19937 gen(1234u + unsigned(me));
+  long wrong = 0;
+  for (long it = 1; it <= updates; ++it) {
+    for (int f = 0; f < run.fields; ++f)
+      for (int old = 0; old < points; ++old) {
+        const std::size_t at = std::size_t(new_id[std::size_t(old)]) * std::size_t(chunk);
+        for (int c = 0; c < chunk; ++c)
+          v[std::size_t(f)][at + std::size_t(c)] =
+              is_ghost[std::size_t(new_id[std::size_t(old)])] ? T(-1) : value<T>(graph.global_id(me, old), c, f, it);
+      }
+    jitter(gen);
+    if (it % 2 == 0) {  // split phase with some work between
+      halo.begin(std::span<void* const>(raw));
+      volatile double work = 0;
+      for (int i = 0; i < int(gen() % 2000); ++i) work = work + i;
+      halo.end(std::span<void* const>(raw));
+    } else {
+      halo.update(std::span<void* const>(raw));
+    }
+    for (int f = 0; f < run.fields; ++f)
+      for (int old = 0; old < points; ++old) {
+        const std::size_t at = std::size_t(new_id[std::size_t(old)]) * std::size_t(chunk);
+        for (int c = 0; c < chunk; ++c)
+          wrong += v[std::size_t(f)][at + std::size_t(c)] != value<T>(graph.global_id(me, old), c, f, it);
+      }
+    if (it == 1 || it == updates) {  // bit-identical to the plain-MPI reference
+      std::vector<T> reference(v[0], v[0] + n);
+      for (int old = 0; old < points; ++old)
+        if (is_ghost[std::size_t(new_id[std::size_t(old)])])
+          for (int c = 0; c < chunk; ++c) reference[std::size_t(new_id[std::size_t(old)]) * std::size_t(chunk) + std::size_t(c)] = T(-1);
+      reference_update(lists, chunk, reference);
+      EXPECT_EQ(0, std::memcmp(reference.data(), v[0], n * sizeof(T))) << "iteration " << it;
+    }
+    if (wrong) break;
+  }
+  EXPECT_EQ(wrong, 0) << hympi::name_of(run.strategy) << ": wrong values on rank " << me;
+}
+
+long iterations() { return env_long("HYMPI_TEST_ITERATIONS", 2000); }
+
+class EveryStrategy : public ::testing::TestWithParam<Strategy> {};
+
+TEST_P(EveryStrategy, RandomGraphManyUpdates) {
+  const Graph g = random_graph(7, 300, 60, 0.6);
+  std::size_t ghosts = 0;
+  for (const auto& list : g.ghosts) ghosts += list.size();
+  if (world_size() > 1) {
+    ASSERT_GT(ghosts, 0u) << "the graph must exchange something";
+  }
+  check_updates<double>(g, {GetParam(), 1, 1, iterations()});
+}
+
+TEST_P(EveryStrategy, EveryTypeAndChunk) {
+  for (int chunk : {1, 3}) {
+    const Graph g = random_graph(100u + unsigned(chunk), 80, 30, 0.5);
+    check_updates<double>(g, {GetParam(), chunk, 1, 10});
+    check_updates<float>(g, {GetParam(), chunk, 1, 10});
+    check_updates<int32_t>(g, {GetParam(), chunk, 1, 10});
+    check_updates<int64_t>(g, {GetParam(), chunk, 1, 10});
+  }
+}
+
+TEST_P(EveryStrategy, SeveralFieldsOneSynchronization) {
+  check_updates<double>(random_graph(11, 100, 40, 0.7), {GetParam(), 3, 3, 20});
+}
+
+TEST_P(EveryStrategy, StructuredGrids) {
+  check_updates<double>(grid_graph(2, 12), {GetParam(), 1, 1, 20});
+  check_updates<double>(grid_graph(3, 5), {GetParam(), 1, 1, 20, true});
+}
+
+TEST_P(EveryStrategy, LargeMessagesAndEmptyRanks) {
+  // Up to 10^5 points per neighbour; most ranks have none.
+  check_updates<double>(random_graph(5, 100000, 100000, 0.3), {GetParam(), 1, 1, 3});
+}
+
+TEST_P(EveryStrategy, LocalOrderingKeepsTheResult) {
+  check_updates<double>(random_graph(17, 200, 80, 0.6), {GetParam(), 1, 1, 20, true});
+}
+
+INSTANTIATE_TEST_SUITE_P(Halo, EveryStrategy, ::testing::ValuesIn(hympi::all_strategies().begin(), hympi::all_strategies().end()),
+                         [](const auto& param_info) { return std::string(hympi::name_of(param_info.param)); });
+
+TEST(Pattern, FromOwnersGivesTheSameListsAsFromLists) {
+  const Graph g = random_graph(23, 150, 50, 0.6);
+  const int me = world_rank();
+  std::vector<int64_t> global(std::size_t(g.local_points(me)));
+  std::vector<int> owners(global.size());
+  for (int i = 0; i < g.local_points(me); ++i) {
+    global[std::size_t(i)] = g.global_id(me, i);
+    owners[std::size_t(i)] = i < g.owned[std::size_t(me)] ? me : g.ghosts[std::size_t(me)][std::size_t(i - g.owned[std::size_t(me)])].first;
+  }
+  hympi::Pattern derived = hympi::Pattern::from_owners(context(), global, owners);
+  const std::vector<NeighborLists> expected = g.lists(me);
+  ASSERT_EQ(derived.neighbors().size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(derived.neighbors()[i].rank, expected[i].rank);
+    EXPECT_EQ(derived.neighbors()[i].send, expected[i].send);
+    EXPECT_EQ(derived.neighbors()[i].recv, expected[i].recv);
+  }
+}
+
+TEST(Pattern, LocalOrderingMakesEachNeighboursGhostsContiguous) {
+  const Graph g = random_graph(29, 200, 80, 0.6);
+  const int me = world_rank();
+  hympi::Pattern pattern = hympi::Pattern::from_lists(context(), g.local_points(me), g.lists(me));
+  hympi::LocalOrdering o = hympi::order_local_ids(pattern);
+  std::vector<int> sorted = o.new_id;
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<int> identity(sorted.size());
+  std::iota(identity.begin(), identity.end(), 0);
+  EXPECT_EQ(sorted, identity) << "not a permutation";
+  for (const NeighborLists& n : o.pattern.neighbors()) {
+    for (std::size_t j = 1; j < n.recv.size(); ++j) EXPECT_EQ(n.recv[j], n.recv[j - 1] + 1);
+    for (int id : n.recv) EXPECT_GE(id, o.inner + o.boundary);
+    for (int id : n.send) {
+      EXPECT_GE(id, o.inner);
+      EXPECT_LT(id, o.inner + o.boundary);
+    }
+  }
+}
+
+/// Every rank must throw the same message (the test passes the message to all ranks).
+template <class F>
+void expect_error_on_every_rank(F f, const std::string& expected_part) {
+  std::string message;
+  try {
+    f();
+  } catch (const hympi::Error& e) {
+    message = e.what();
+  }
+  EXPECT_NE(message.find(expected_part), std::string::npos) << "rank " << world_rank() << " got: '" << message << "'";
+}
+
+TEST(PatternErrors, CountsThatDisagree) {
+  if (world_size() < 2) GTEST_SKIP() << "needs two ranks";
+  const int me = world_rank();
+  std::vector<NeighborLists> lists;
+  if (me == 0) lists.push_back({1, {0, 1, 2}, {}});
+  if (me == 1) lists.push_back({0, {}, {3, 4}});
+  expect_error_on_every_rank([&] { hympi::Pattern::from_lists(context(), 10, lists); },
+                             "hympi: Pattern: rank 0 sends 3 points to rank 1, but rank 1 expects 2 from rank 0");
+}
+
+TEST(PatternErrors, IdOutOfRange) {
+  const int me = world_rank(), size = world_size();
+  std::vector<NeighborLists> lists;
+  if (size > 1) lists.push_back({(me + 1) % size, {me == size - 1 ? 10 : 0}, {}});
+  if (size > 1) lists.push_back({(me + size - 1) % size, {}, {5}});
+  if (size == 2) lists = {{1 - me, {me == 1 ? 10 : 0}, {5}}};
+  if (size == 1) GTEST_SKIP() << "needs two ranks";
+  expect_error_on_every_rank([&] { hympi::Pattern::from_lists(context(), 10, lists); },
+                             "rank " + std::to_string(size - 1) + ": sends local id 10 to rank 0, outside 0..9");
+}
+
+TEST(PatternErrors, GhostReceivedTwiceSelfNeighbourAndBadRank) {
+  const int me = world_rank(), size = world_size();
+  expect_error_on_every_rank(
+      [&] { hympi::Pattern::from_lists(context(), 4, {{me, {0}, {1}}}); }, "rank 0: lists itself as a neighbour");
+  expect_error_on_every_rank(
+      [&] { hympi::Pattern::from_lists(context(), 4, {{size, {0}, {}}}); },
+      "rank 0: neighbour rank " + std::to_string(size) + " is not in the communicator (size " + std::to_string(size) + ")");
+  if (size < 3) return;
+  std::vector<NeighborLists> lists;
+  if (me == 0) lists = {{1, {}, {2}}, {2, {}, {2}}};
+  if (me == 1 || me == 2) lists = {{0, {0}, {}}};
+  expect_error_on_every_rank([&] { hympi::Pattern::from_lists(context(), 4, lists); },
+                             "rank 0: ghost 2 is received twice (from rank 1 and from rank 2)");
+}
+
+TEST(PatternErrors, ChunkOrTypeDisagree) {
+  if (world_size() < 2) GTEST_SKIP() << "needs two ranks";
+  const int me = world_rank();
+  expect_error_on_every_rank([&] { hympi::Pattern::from_lists(context(), 4, {}, me == 1 ? 3 : 1); },
+                             "hympi: Pattern: ranks disagree on the data: rank 0 has chunk 1 of double, rank 1 has chunk 3 of double");
+  expect_error_on_every_rank(
+      [&] { hympi::Pattern::from_lists(context(), 4, {}, 1, me == 1 ? Datatype::float32 : Datatype::float64); },
+      "rank 1 has chunk 1 of float");
+}
+
+TEST(PatternErrors, OwnerThatDoesNotOwnTheId) {
+  if (world_size() < 2) GTEST_SKIP() << "needs two ranks";
+  const int me = world_rank();
+  std::vector<int64_t> global{int64_t(me) * 10, int64_t(me) * 10 + 1};
+  std::vector<int> owners{me, me};
+  if (me == 1) {
+    global.push_back(7);  // rank 0 owns 0 and 1 only
+    owners.push_back(0);
+  }
+  expect_error_on_every_rank([&] { hympi::Pattern::from_owners(context(), global, owners); },
+                             "hympi: Pattern: rank 1 has a ghost of global id 7 owned by rank 0, but rank 0 does not own that id");
+}
+
+TEST(HaloErrors, WrongTypeFieldCountAndSharedField) {
+  hympi::Pattern pattern = hympi::Pattern::from_lists(context(), 4, {});
+  hympi::Halo halo(pattern, Strategy::shm);
+  float f[4];
+  EXPECT_THROW(halo.update(f), hympi::Error);
+  double a[4], b[4];
+  EXPECT_THROW(halo.update({a, b}), hympi::Error);
+  EXPECT_THROW(halo.shared_field<double>(), hympi::Error);
+  hympi::Halo direct(pattern, Strategy::shm_direct);
+  EXPECT_THROW(direct.update(a), hympi::Error);  // not its shared vector
+  EXPECT_NO_THROW(direct.update(direct.shared_field<double>()));
+  expect_error_on_every_rank([&] { hympi::Halo h(pattern, Strategy::shm, world_rank() == 0 ? 1 : 2); },
+                             world_size() > 1 ? "hympi: Halo: ranks passed different field counts (from 1 to 2)"
+                                              : "");
+}
+
+}  // namespace
