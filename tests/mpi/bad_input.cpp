@@ -4,6 +4,8 @@
 //   shm     a window larger than /dev/shm: SharedWindow throws, saying how to fix it
 //   root    a root outside the communicator: bcast throws
 //   never   rank 0 never arrives at a barrier: the others' watchdog aborts the job
+//   halo_never  rank 0 never joins a ghost update (argv[2]: the strategy): the watchdog of
+//           its neighbours names the operation and the rank
 // Prints "bad-input: every rank reported: <message>" when every rank caught the error.
 #include <mpi.h>
 #include <sys/statvfs.h>
@@ -13,6 +15,7 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "hympi/hympi.hpp"
 
@@ -60,8 +63,24 @@ int main(int argc, char** argv) {
     }
     ctx.barrier();
     std::printf("bad-input: the barrier completed without rank 0\n");
+  } else if (mode == "halo_never" && argc > 2) {
+    hympi::Context ctx(MPI_COMM_WORLD);
+    const int me = ctx.topology().world_rank(), size = ctx.topology().world_size();
+    std::vector<hympi::NeighborLists> ring;  // two points to each neighbour on a ring
+    for (int peer : {(me + 1) % size, (me + size - 1) % size})
+      if (peer != me && (ring.empty() || ring[0].rank != peer)) ring.push_back({peer, {0, 1}, {}});
+    for (std::size_t i = 0; i < ring.size(); ++i) ring[i].recv = {2 + 2 * int(i), 3 + 2 * int(i)};
+    hympi::Pattern pattern = hympi::Pattern::from_lists(ctx, 6, ring);
+    hympi::Halo halo(pattern, hympi::strategy_from_name(argv[2]));
+    std::vector<double> storage(6, 1.0);
+    double* v = halo.strategy() == hympi::Strategy::shm_direct ? halo.shared_field<double>() : storage.data();
+    if (me == 0) {
+      for (;;) sleep(1);  // never updates; its neighbours' watchdog ends the job
+    }
+    halo.update(v);
+    std::printf("bad-input: the ghost update completed without rank 0\n");
   } else {
-    std::fprintf(stderr, "usage: bad_input env|shm|root|never\n");
+    std::fprintf(stderr, "usage: bad_input env|shm|root|never|halo_never STRATEGY\n");
   }
   MPI_Finalize();
   return 0;

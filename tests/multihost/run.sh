@@ -16,13 +16,15 @@ bash "$hosts_sh" down
 trap 'bash "$hosts_sh" down' EXIT
 bash "$hosts_sh" up "$hosts" || exit 1
 
-# Every rank must see exactly `hosts` nodes, and the collectives must agree with MPI.
-export HYMPI_TIMEOUT=60 HYMPI_TEST_EXPECT_NODES=$hosts HYMPI_TEST_ITERATIONS=3000
-export HYMPI_HOSTS_ENV="HYMPI_TIMEOUT HYMPI_TEST_EXPECT_NODES HYMPI_TEST_ITERATIONS"
+# Every rank must see exactly `hosts` nodes; the collectives and every ghost-update
+# strategy (intranode shared memory + internode TCP) must agree with plain MPI.
+export HYMPI_TIMEOUT=60 HYMPI_TEST_EXPECT_NODES=$hosts HYMPI_TEST_RMA_DIVISOR=10
+export HYMPI_HOSTS_ENV="HYMPI_TIMEOUT HYMPI_TEST_EXPECT_NODES HYMPI_TEST_ITERATIONS HYMPI_TEST_RMA_DIVISOR"
 status=0
-for t in test_topology test_collectives; do
+for run in test_topology:3000 test_collectives:3000 test_halo:1000; do
+  t=${run%:*}
   echo "=== $t on $hosts hosts x $per_host ranks ($flavor)"
-  timeout 300 bash "$hosts_sh" "run-$flavor" "$per_host" "$build/tests/mpi/$t" || status=1
+  HYMPI_TEST_ITERATIONS=${run#*:} timeout 300 bash "$hosts_sh" "run-$flavor" "$per_host" "$build/tests/mpi/$t" || status=1
 done
 [ $status -eq 0 ] && echo "multihost: all passed on $hosts hosts x $per_host ranks"
 exit $status
