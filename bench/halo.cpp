@@ -110,6 +110,16 @@ nlohmann::json bench_halo(Context& ctx, const Method& method, const std::vector<
       auto samples = measure(ctx, contenders, m);
       nlohmann::json record = report(gathered ? "halo-gathered" : "halo-contiguous", bytes, contenders, samples, m);
       record["neighbors"] = pattern.neighbors().size();
+      // The targets compare hympi's two strategies with every peer, not only flat MPI.
+      for (std::size_t a = 0; a < 2; ++a)
+        for (std::size_t b = 2; b + 1 < contenders.size(); ++b) {
+          const RatioStats r = ratio_of(samples[a], samples[b]);
+          record["results"][a]["ratio_to_" + contenders[b].name] = {{"median", r.median}, {"q25", r.q25}, {"q75", r.q75}};
+          if (root)
+            fmt::print("# ratio {} / {}: median {:.3f} (25-75%: {:.3f}-{:.3f})\n", contenders[a].name,
+                       contenders[b].name, r.median, r.q25, r.q75);
+        }
+      if (root) fmt::print("\n");
       records.push_back(record);
     }
 

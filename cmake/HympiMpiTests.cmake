@@ -36,3 +36,12 @@ function(hympi_add_mpi_test)
     set_tests_properties(${T_NAME} PROPERTIES PASS_REGULAR_EXPRESSION "${T_PASS_REGEX}")
   endif()
 endfunction()
+
+# <prefix>.np<np>, plus .node<k> when k > 0 (emulated nodes of k ranks; NODE_SIZE 0 = real).
+function(hympi_node_test_name out prefix np k)
+  if(k EQUAL 0)
+    set(${out} ${prefix}.np${np} PARENT_SCOPE)
+  else()
+    set(${out} ${prefix}.np${np}.node${k} PARENT_SCOPE)
+  endif()
+endfunction()

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The demo on built-in defaults: installs dependencies (as root), builds, and runs
-# hympi-bench (barrier and allreduce, hympi vs the MPI library's own) at 2 ranks pinned
+# hympi-bench (barrier, allreduce, dot, sync, ghost update: hympi vs the MPI library's own) at 2 ranks pinned
 # one per core, with Open MPI and MPICH. Tables on the terminal, every sample in
 # bench-results/<mpi>.json.
 #   scripts/demo.sh [hympi-bench arguments]     default: all

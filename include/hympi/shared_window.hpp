@@ -30,17 +30,12 @@ class SharedWindow {
   std::size_t size(int rank) const { return sizes_[rank]; }
   int comm_size() const { return static_cast<int>(segments_.size()); }
   MPI_Win win() const { return win_; }
-  /// The RMA displacement (bytes; the window's unit is 1) of `address` in rank r's segment.
-  MPI_Aint displacement(int rank, const void* address) const {
-    return static_cast<const std::byte*>(address) - segments_[rank] + MPI_Aint(pads_[rank]);
-  }
 
  private:
   MPI_Win win_ = MPI_WIN_NULL;
   int rank_ = 0;
   std::vector<std::byte*> segments_;
   std::vector<std::size_t> sizes_;
-  std::vector<unsigned long long> pads_;  // my alignment offset past MPI's base, per rank
 };
 
 }  // namespace hympi

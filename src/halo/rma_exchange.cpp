@@ -1,5 +1,6 @@
 #include "halo/rma_exchange.hpp"
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 
@@ -44,39 +45,39 @@ class RmaExchange final : public Exchange {
     if (strategy_ == Strategy::rma_lock) flags_.emplace(topo.node(), flag_bytes, 64);
 
     std::vector<int> to, from;  // node ranks I store into / that store into me
+    auto flag = [&](int rank, unsigned long long at) {
+      return flags_ ? reinterpret_cast<uint64_t*>(flags_->segment(rank) + at) : nullptr;
+    };
     for (const PeerPlan& p : peers_) {
       const std::size_t q = std::size_t(p.node_rank);
       if (p.send_bytes(setup.fields) > 0) {
         to.push_back(p.node_rank);
-        out_.push_back({&p, data_->segment(p.node_rank) + theirs[3 * q], MPI_Aint(theirs[3 * q + 1]),
-                        MPI_Aint(mine[3 * q + 2])});
+        out_.push_back({&p, data_->segment(p.node_rank) + theirs[3 * q], flag(p.node_rank, theirs[3 * q + 1]),
+                        flag(self_, mine[3 * q + 2])});
       }
       if (p.recv_bytes(setup.fields) > 0) {
         from.push_back(p.node_rank);
-        in_.push_back({&p, data_->local() + mine[3 * q], MPI_Aint(mine[3 * q + 1]), MPI_Aint(theirs[3 * q + 2])});
+        in_.push_back({&p, data_->local() + mine[3 * q], flag(self_, mine[3 * q + 1]),
+                       flag(p.node_rank, theirs[3 * q + 2])});
       }
     }
-    if (flags_) {  // displacements are relative to MPI's base, before hympi's alignment
-      for (Link& l : out_) {
-        l.ready_disp += flags_->displacement(l.peer->node_rank, flags_->segment(l.peer->node_rank));
-        l.ack_disp += flags_->displacement(self_, flags_->local());
-      }
-      for (Link& l : in_) {
-        l.ready_disp += flags_->displacement(self_, flags_->local());
-        l.ack_disp += flags_->displacement(l.peer->node_rank, flags_->segment(l.peer->node_rank));
-      }
+    if (strategy_ == Strategy::rma_lock) {
+      check(MPI_Win_lock_all(MPI_MODE_NOCHECK, data_->win()), "MPI_Win_lock_all (data)");
+      check(MPI_Win_lock_all(MPI_MODE_NOCHECK, flags_->win()), "MPI_Win_lock_all (flags)");
     }
     MPI_Group node_group;
     check(MPI_Comm_group(topo.node(), &node_group), "MPI_Comm_group");
     check(MPI_Group_incl(node_group, int(to.size()), to.data(), &to_group_), "MPI_Group_incl");
     check(MPI_Group_incl(node_group, int(from.size()), from.data(), &from_group_), "MPI_Group_incl");
     MPI_Group_free(&node_group);
-    if (strategy_ == Strategy::rma_lock) check(MPI_Win_lock_all(0, flags_->win()), "MPI_Win_lock_all (flags)");
     if (wait_.timeout_s > 0) watchdog_.emplace(wait_.timeout_s, members_[std::size_t(self_)]);
   }
 
   ~RmaExchange() override {
-    if (strategy_ == Strategy::rma_lock) MPI_Win_unlock_all(flags_->win());
+    if (strategy_ == Strategy::rma_lock) {
+      MPI_Win_unlock_all(flags_->win());
+      MPI_Win_unlock_all(data_->win());
+    }
     MPI_Group_free(&to_group_);
     MPI_Group_free(&from_group_);
   }
@@ -97,11 +98,9 @@ class RmaExchange final : public Exchange {
         break;
       default:  // rma_lock
         for (Link& l : out_) {
-          wait_flag(l.ack_disp, self_, k_ - 1, "ghost update (rma_lock): acknowledgement from a receiver", *l.peer);
-          check(MPI_Win_lock(MPI_LOCK_SHARED, l.peer->node_rank, 0, data_->win()), "MPI_Win_lock (data)");
+          wait_flag(l.ack, k_ - 1, "ghost update (rma_lock): acknowledgement from a receiver", *l.peer);
           l.peer->pack_fields(vectors, l.block);
-          check(MPI_Win_unlock(l.peer->node_rank, data_->win()), "MPI_Win_unlock (data)");
-          raise_flag(l.ready_disp, l.peer->node_rank);
+          raise_flag(l.ready);
         }
     }
   }
@@ -130,11 +129,9 @@ class RmaExchange final : public Exchange {
         break;
       default:  // rma_lock
         for (Link& l : in_) {
-          wait_flag(l.ready_disp, self_, k_, "ghost update (rma_lock): data from a sender", *l.peer);
-          check(MPI_Win_lock(MPI_LOCK_SHARED, self_, 0, data_->win()), "MPI_Win_lock (data)");
+          wait_flag(l.ready, k_, "ghost update (rma_lock): data from a sender", *l.peer);
           l.peer->unpack_fields(l.block, vectors);
-          check(MPI_Win_unlock(self_, data_->win()), "MPI_Win_unlock (data)");
-          raise_flag(l.ack_disp, l.peer->node_rank);
+          raise_flag(l.ack);
         }
     }
   }
@@ -142,9 +139,9 @@ class RmaExchange final : public Exchange {
  private:
   struct Link {
     const PeerPlan* peer;
-    std::byte* block;     // the receive block (at the receiver)
-    MPI_Aint ready_disp;  // in the receiver's flag segment
-    MPI_Aint ack_disp;    // in the sender's flag segment
+    std::byte* block;  // the receive block (at the receiver)
+    uint64_t* ready;   // rma_lock: in the receiver's flag segment
+    uint64_t* ack;     // rma_lock: in the sender's flag segment
   };
 
   void store_all(Vectors vectors) {
@@ -159,25 +156,30 @@ class RmaExchange final : public Exchange {
     check(code, operation);
   }
 
-  void raise_flag(MPI_Aint disp, int target) {
-    const uint64_t value = k_;
-    check(MPI_Accumulate(&value, 1, MPI_UINT64_T, target, disp, 1, MPI_UINT64_T, MPI_REPLACE, flags_->win()),
-          "MPI_Accumulate (flag)");
-    check(MPI_Win_flush(target, flags_->win()), "MPI_Win_flush (flag)");
+  // Inside the passive-target epoch opened at setup (MPI_Win_lock_all on both windows),
+  // MPI_Win_sync is the memory barrier of the unified model: every data store is synced
+  // before the flag store, and the flag load is synced before the data loads. The atomic
+  // accesses themselves are relaxed (they only rule out torn words): MPI_Win_sync is the
+  // synchronization being measured. Not MPI_Win_lock per access nor MPI_Accumulate:
+  // MPICH 4.0.2 completes those only when the target rank enters MPI (measured: hangs
+  // while the target waits in a hympi barrier).
+  void raise_flag(uint64_t* flag) {
+    check(MPI_Win_sync(data_->win()), "MPI_Win_sync (data)");
+    std::atomic_ref<uint64_t>(*flag).store(k_, std::memory_order_relaxed);  // ordered by the syncs around it
+    check(MPI_Win_sync(flags_->win()), "MPI_Win_sync (flag)");
   }
 
-  void wait_flag(MPI_Aint disp, int target, uint64_t at_least, const char* operation, const PeerPlan& peer) {
+  void wait_flag(uint64_t* flag, uint64_t at_least, const char* operation, const PeerPlan& peer) {
     if (at_least == 0) return;
-    uint64_t seen = 0;
     int code = MPI_SUCCESS;
     auto ready = [&] {
-      code = MPI_Fetch_and_op(nullptr, &seen, MPI_UINT64_T, target, disp, MPI_NO_OP, flags_->win());
-      if (code == MPI_SUCCESS) code = MPI_Win_flush(target, flags_->win());
-      return code != MPI_SUCCESS || seen >= at_least;
+      code = MPI_Win_sync(flags_->win());
+      return code != MPI_SUCCESS || std::atomic_ref<uint64_t>(*flag).load(std::memory_order_relaxed) >= at_least;  // synced
     };
     core::poll_until(ready, wait_, core::node_site(operation, members_, self_, peer.node_rank),
                      "the flag never reached the expected sequence number");
     check(code, operation);
+    check(MPI_Win_sync(data_->win()), "MPI_Win_sync (data)");
   }
 
   Strategy strategy_;

@@ -9,11 +9,11 @@
 //    the sender accesses its receivers' (MPI_Win_start ... MPI_Win_complete), the
 //    receiver waits for its senders (MPI_Win_wait, polled by MPI_Win_test). Empty groups
 //    skip their calls (an Open MPI pitfall PETSc also avoids).
-//  - rma_lock: passive target. Stores under MPI_Win_lock(shared) on the data window; a
-//    flag window holds sequence numbers, raised with MPI_Accumulate(MPI_REPLACE) and read
-//    with MPI_Fetch_and_op(MPI_NO_OP) under locks: `ready` (in the receiver's segment,
+//  - rma_lock: passive target (seed Alg. 8, in its lock_all form): one MPI_Win_lock_all
+//    epoch for the Halo's life on the data and the flag window, MPI_Win_sync as the memory
+//    barrier; the flag window holds sequence numbers: `ready` (in the receiver's segment,
 //    call k's data is there) and `ack` (in the sender's, call k was read; the sender's
-//    next stores wait for it). Monotonic, so no trailing barrier (unlike the seed's Alg. 8).
+//    next stores wait for it). Monotonic, so no trailing barrier (unlike Alg. 8).
 #pragma once
 
 #include <memory>

@@ -27,7 +27,9 @@ struct NodeLinks {
   std::vector<OutLink> out;
   std::vector<InLink> in;
 
-  NodeLinks(const std::vector<PeerPlan>& peers, const ShmSetup& setup, int depth, bool with_slots) {
+  /// `depth(bytes)`: how many slots a link of that message size rotates through.
+  template <class Depth>
+  NodeLinks(const std::vector<PeerPlan>& peers, const ShmSetup& setup, Depth depth, bool with_slots) {
     const Topology& topo = setup.topology;
     const std::size_t node_size = std::size_t(topo.node_size());
     auto slot_stride = [&](std::size_t bytes) { return with_slots ? line_up(bytes) : 0; };
@@ -49,7 +51,7 @@ struct NodeLinks {
     for (const PeerPlan& p : peers)
       if (p.send_bytes(setup.fields) > 0) {
         mine[3 * std::size_t(p.node_rank) + 2] = offset;
-        offset += std::size_t(depth) * slot_stride(p.send_bytes(setup.fields));
+        offset += std::size_t(depth(p.send_bytes(setup.fields))) * slot_stride(p.send_bytes(setup.fields));
       }
     mpi::SharedRegion region = setup.arena.allocate(offset, 128);
     mpi::check(MPI_Alltoall(mine.data(), 3, MPI_UNSIGNED_LONG_LONG, theirs.data(), 3, MPI_UNSIGNED_LONG_LONG,
@@ -61,10 +63,10 @@ struct NodeLinks {
       const std::size_t q = std::size_t(p.node_rank);
       std::byte* peer_region = region.peers[q];
       if (p.send_bytes(setup.fields) > 0)
-        out.push_back({&p, {channel(peer_region, theirs[3 * q]), channel(region.local, mine[3 * q + 1]), depth},
+        out.push_back({&p, {channel(peer_region, theirs[3 * q]), channel(region.local, mine[3 * q + 1]), depth(p.send_bytes(setup.fields))},
                        region.local + mine[3 * q + 2], slot_stride(p.send_bytes(setup.fields))});
       if (p.recv_bytes(setup.fields) > 0)
-        in.push_back({&p, {channel(region.local, mine[3 * q]), channel(peer_region, theirs[3 * q + 1]), depth},
+        in.push_back({&p, {channel(region.local, mine[3 * q]), channel(peer_region, theirs[3 * q + 1]), depth(p.recv_bytes(setup.fields))},
                       peer_region + theirs[3 * q + 2], slot_stride(p.recv_bytes(setup.fields))});
     }
     // No peer reads my words before they exist: the arena zeroed them and the
@@ -77,7 +79,8 @@ struct NodeLinks {
 template <class Orders>
 class LinkExchange : public Exchange {
  protected:
-  LinkExchange(std::vector<PeerPlan> peers, const ShmSetup& setup, int depth, bool with_slots)
+  template <class Depth>
+  LinkExchange(std::vector<PeerPlan> peers, const ShmSetup& setup, Depth depth, bool with_slots)
       : peers_(std::move(peers)),
         links_(peers_, setup, depth, with_slots),
         wait_(setup.wait),
@@ -130,7 +133,11 @@ class ShmExchange final : public LinkExchange<Orders> {
   using Base = LinkExchange<Orders>;
 
  public:
-  ShmExchange(std::vector<PeerPlan> peers, const ShmSetup& setup) : Base(std::move(peers), setup, 2, true) {}
+  // Two slots let the sender run a call ahead without waiting (measured: 0.6-0.8x the time
+  // of one slot at 1-16 KiB); from 512 KiB one slot keeps the link's data in cache
+  // (0.9x at 1 MiB). Both ends derive the same depth from the same message size.
+  static int depth(std::size_t bytes) { return bytes >= (512u << 10) ? 1 : 2; }
+  ShmExchange(std::vector<PeerPlan> peers, const ShmSetup& setup) : Base(std::move(peers), setup, depth, true) {}
 
   void begin(Vectors vectors) override {
     const uint64_t k = ++this->k_;
@@ -155,7 +162,7 @@ class DirectExchange final : public LinkExchange<Orders> {
  public:
   DirectExchange(std::vector<PeerPlan> peers, const Pattern::Data& pattern,
                  const std::vector<mpi::SharedRegion>& vectors, const ShmSetup& setup)
-      : Base(std::move(peers), setup, 1, false), vectors_(vectors) {
+      : Base(std::move(peers), setup, [](std::size_t) { return 1; }, false), vectors_(vectors) {
     // Each receiver learns its senders' lists: it gathers from their vectors.
     MPI_Comm node = setup.topology.node();
     std::vector<MPI_Request> requests;

@@ -99,14 +99,12 @@ SharedWindow::SharedWindow(MPI_Comm comm, std::size_t bytes, std::size_t alignme
         "MPI_Allgather (window layout)");
   segments_.resize(size);
   sizes_.resize(size);
-  pads_.resize(size);
   for (int r = 0; r < size; ++r) {
     MPI_Aint peer_size = 0;
     int unit = 0;
     void* peer_base = nullptr;
     check(MPI_Win_shared_query(win_, r, &peer_size, &unit, &peer_base), "MPI_Win_shared_query");
     sizes_[r] = all[2 * r + 1];
-    pads_[r] = all[2 * r];
     segments_[r] = sizes_[r] == 0 ? nullptr : static_cast<std::byte*>(peer_base) + all[2 * r];
     if (sizes_[r] > 0 && static_cast<unsigned long long>(peer_size) < all[2 * r] + sizes_[r])
       throw Error("hympi: MPI_Win_shared_query reports " + std::to_string(peer_size) +
@@ -126,7 +124,7 @@ SharedWindow::SharedWindow(MPI_Comm comm, std::size_t bytes, std::size_t alignme
 
 SharedWindow::SharedWindow(SharedWindow&& other) noexcept
     : win_(other.win_), rank_(other.rank_), segments_(std::move(other.segments_)),
-      sizes_(std::move(other.sizes_)), pads_(std::move(other.pads_)) {
+      sizes_(std::move(other.sizes_)) {
   other.win_ = MPI_WIN_NULL;
 }
 

@@ -17,26 +17,16 @@
 
 #include "hympi/context.hpp"
 #include "mpi/mpi_types.hpp"
+#include "test_util.hpp"
 
 using hympi::Datatype;
 using hympi::Op;
 
 namespace {
 
-int world_rank() {
-  int r;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-int world_size() {
-  int s;
-  MPI_Comm_size(MPI_COMM_WORLD, &s);
-  return s;
-}
-long env_long(const char* name, long fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? std::atol(v) : fallback;
-}
+using hympi::test::env_long;
+using hympi::test::world_rank;
+using hympi::test::world_size;
 
 template <class T>
 MPI_Datatype mpi_type() {

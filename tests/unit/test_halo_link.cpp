@@ -1,5 +1,5 @@
 // The intranode ghost-update link (core/halo_link.hpp) over threads, as the two shared-
-// memory strategies use it: two send slots with parity (shm), and one-copy reads from
+// memory strategies use it: one or two send slots (shm), and one-copy reads from
 // the sender's own vector with the sender draining acknowledgements (shm_direct). Every
 // thread sends to a few others; data changes every call; ThreadSanitizer sees it all.
 #include <gtest/gtest.h>
@@ -45,7 +45,7 @@ std::vector<std::unique_ptr<Link>> make_links(int n) {
 }
 
 template <class Orders>
-void run_two_slots(int n) {
+void run_slots(int n, int depth) {
   auto links = make_links(n);
   test::ThreadTeam team(n, 64);
   team.run([&](int rank) {
@@ -54,16 +54,16 @@ void run_two_slots(int n) {
     for (uint64_t k = 1; k <= uint64_t(test::scaled(20000)); ++k) {
       for (auto& l : links)  // begin: pack into slot k % 2 once its reader is done
         if (l->from == rank) {
-          link_wait_slot_free<Orders>(l->ends(2), k, wait, {"test: ack", rank, l->to});
-          for (int i = 0; i < kPoints; ++i) l->slots[k % 2][i] = value(rank, l->to, i, k);
-          link_post<Orders>(l->ends(2), k);
+          link_wait_slot_free<Orders>(l->ends(depth), k, wait, {"test: ack", rank, l->to});
+          for (int i = 0; i < kPoints; ++i) l->slots[k % depth][i] = value(rank, l->to, i, k);
+          link_post<Orders>(l->ends(depth), k);
         }
       test::jitter(noise);
       for (auto& l : links)  // end: wait, read, acknowledge
         if (l->to == rank) {
-          link_wait_data<Orders>(l->ends(2), k, wait, {"test: data", rank, l->from});
-          for (int i = 0; i < kPoints; ++i) ASSERT_EQ(l->slots[k % 2][i], value(l->from, rank, i, k));
-          link_release<Orders>(l->ends(2), k);
+          link_wait_data<Orders>(l->ends(depth), k, wait, {"test: data", rank, l->from});
+          for (int i = 0; i < kPoints; ++i) ASSERT_EQ(l->slots[k % depth][i], value(l->from, rank, i, k));
+          link_release<Orders>(l->ends(depth), k);
         }
     }
   });
@@ -98,8 +98,12 @@ void run_direct(int n) {
 }  // namespace
 
 TEST(HaloLink, TwoSlotsWithParity) {
-  for (int n : {2, 3, 5, 8}) run_two_slots<TunedOrders>(n);
-  run_two_slots<SeqCstOrders>(4);
+  for (int n : {2, 3, 5, 8}) run_slots<TunedOrders>(n, 2);
+  run_slots<SeqCstOrders>(4, 2);
+}
+
+TEST(HaloLink, OneSlot) {
+  for (int n : {2, 3, 5}) run_slots<TunedOrders>(n, 1);
 }
 
 TEST(HaloLink, OneCopyFromTheSendersVector) {
