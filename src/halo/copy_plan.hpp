@@ -1,9 +1,12 @@
-// Packing and unpacking as a list of byte segments: every maximal run of points that is
-// contiguous on both sides becomes one memcpy (Fig. 8: with a good local ordering a
-// neighbour's data is one segment). Built once per pattern, executed every update.
+// Packing and unpacking, planned once per pattern and run every update. Runs of points
+// that are contiguous on both sides become one memcpy each (Fig. 8: with a good local
+// ordering a neighbour's data is one run); when runs are short (scattered ids, as in
+// unstructured meshes) the plan keeps one index pair per point and copies with a loop
+// specialized for the point size (4, 8, 12, 16, 24 bytes: a scalar, or chunk 3).
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -23,11 +26,16 @@ class CopyPlan {
 
   void run(const std::byte* src, std::byte* dst) const;
   std::size_t bytes() const { return bytes_; }
-  std::size_t segments() const { return segments_.size(); }
+  /// memcpy calls per run (1 for a contiguous message), or the point count when copied
+  /// point by point.
+  std::size_t copies() const { return by_point_ ? from_.size() : segments_.size(); }
 
  private:
-  std::vector<Segment> segments_;
+  std::vector<Segment> segments_;     // runs mode
+  std::vector<uint32_t> from_, to_;   // point mode: point indices on each side
+  std::size_t point_bytes_ = 0;
   std::size_t bytes_ = 0;
+  bool by_point_ = false;
 };
 
 }  // namespace hympi::halo
