@@ -20,7 +20,9 @@
 //                RMA (seed Alg. 6-8); internode flat
 // Between begin(v) and end(v) a rank may compute on its owned points but must not write
 // the points it sends nor read its ghosts. With shm_direct the points it sends are read
-// by its neighbours until its own end() returns.
+// by its neighbours until its own end() returns. Patterns and Halos refer to their
+// Context: destroy them first. Every rank calls begin/end (or update) the same number
+// of times; a rank that stops calling is reported by its neighbours' watchdog.
 #pragma once
 
 #include <cstdint>
