@@ -18,6 +18,8 @@
 //   neighbor     MPI_Neighbor_alltoallv on a distributed graph
 //   rma_fence, rma_pscw, rma_lock   intranode through a shared window synchronized by MPI
 //                RMA (seed Alg. 6-8); internode flat
+//   aggregated   intranode as shm; internode one MPI message per node pair (MASHM),
+//                packed straight into a shared aggregate buffer, sent by ranks in turn
 // Between begin(v) and end(v) a rank may compute on its owned points but must not write
 // the points it sends nor read its ghosts. With shm_direct the points it sends are read
 // by its neighbours until its own end() returns. Patterns and Halos refer to their
@@ -38,7 +40,7 @@
 
 namespace hympi {
 
-enum class Strategy : uint8_t { shm, shm_direct, flat_mpi, neighbor, rma_fence, rma_pscw, rma_lock };
+enum class Strategy : uint8_t { shm, shm_direct, flat_mpi, neighbor, rma_fence, rma_pscw, rma_lock, aggregated };
 
 const char* name_of(Strategy strategy);
 /// "shm", "flat_mpi", ...; throws hympi::Error listing the valid names.
@@ -99,6 +101,15 @@ struct LocalOrdering {
 /// Collective (it builds and validates the renumbered pattern).
 LocalOrdering order_local_ids(const Pattern& pattern);
 
+/// What one update moves, as seen by this rank (deterministic: from the pattern and
+/// the strategy). Messages and payload bytes it sends per update, all fields together.
+struct HaloStats {
+  int internode_messages = 0;       // MPI messages to other nodes (aggregated: node-pair messages it sends)
+  std::size_t internode_bytes = 0;
+  int intranode_messages = 0;       // to neighbours on this node (shared memory, or MPI for flat_mpi / neighbor)
+  std::size_t intranode_bytes = 0;
+};
+
 class Halo {
  public:
   /// Collective. `fields`: how many vectors each update moves (one synchronization, several
@@ -110,6 +121,7 @@ class Halo {
 
   Strategy strategy() const;
   int fields() const;
+  const HaloStats& stats() const;
 
   /// `vectors`: `fields()` pointers to local_points * chunk elements of the pattern's type.
   void begin(std::span<void* const> vectors);

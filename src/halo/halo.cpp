@@ -7,6 +7,7 @@
 
 #include <array>
 
+#include "halo/aggregated_exchange.hpp"
 #include "halo/exchange.hpp"
 #include "halo/mpi_exchange.hpp"
 #include "halo/neighbor_exchange.hpp"
@@ -19,8 +20,9 @@
 namespace hympi {
 namespace {
 
-constexpr std::array kStrategies = {Strategy::shm,      Strategy::shm_direct, Strategy::flat_mpi, Strategy::neighbor,
-                                    Strategy::rma_fence, Strategy::rma_pscw,   Strategy::rma_lock};
+constexpr std::array kStrategies = {Strategy::shm,      Strategy::shm_direct, Strategy::flat_mpi,
+                                    Strategy::neighbor, Strategy::rma_fence,  Strategy::rma_pscw,
+                                    Strategy::rma_lock, Strategy::aggregated};
 
 }  // namespace
 
@@ -33,6 +35,7 @@ const char* name_of(Strategy strategy) {
     case Strategy::rma_fence: return "rma_fence";
     case Strategy::rma_pscw: return "rma_pscw";
     case Strategy::rma_lock: return "rma_lock";
+    case Strategy::aggregated: return "aggregated";
   }
   return "?";
 }
@@ -55,6 +58,7 @@ struct Halo::Impl {
   MPI_Comm comm = MPI_COMM_NULL;             // the Halo's own: its messages match nothing else
   std::vector<mpi::SharedRegion> vectors;    // shared_field(f), every node rank's
   std::vector<std::unique_ptr<halo::Exchange>> parts;  // begin in order, end in reverse
+  HaloStats stats;
 
   Impl(const Pattern& p, Strategy s, int f) : pattern(p), strategy(s), fields(f) {
     const Pattern::Data& d = pattern.data();
@@ -79,6 +83,12 @@ struct Halo::Impl {
 
     using halo::Where;
     const int rank = topo.world_rank();
+    for (const halo::PeerPlan& peer : halo::peer_plans(d, Where::everywhere)) {
+      const std::size_t bytes = peer.send_bytes(fields);
+      if (bytes == 0) continue;
+      (peer.node_rank >= 0 ? stats.intranode_messages : stats.internode_messages) += 1;
+      (peer.node_rank >= 0 ? stats.intranode_bytes : stats.internode_bytes) += bytes;
+    }
     if (s == Strategy::flat_mpi) {
       parts.push_back(halo::make_mpi_exchange(halo::peer_plans(d, Where::everywhere), comm, fields, wait, rank));
       return;
@@ -87,10 +97,17 @@ struct Halo::Impl {
       parts.push_back(halo::make_neighbor_exchange(halo::peer_plans(d, Where::everywhere), comm, fields, wait, rank));
       return;
     }
-    parts.push_back(halo::make_mpi_exchange(halo::peer_plans(d, Where::internode), comm, fields, wait, rank));
     halo::ShmSetup setup{topo, arena, wait, context.options().orders, fields};
+    if (s == Strategy::aggregated) {
+      stats.internode_messages = 0;
+      stats.internode_bytes = 0;
+      parts.push_back(halo::make_aggregated_exchange(halo::peer_plans(d, Where::internode), comm, setup, stats));
+    } else {
+      parts.push_back(halo::make_mpi_exchange(halo::peer_plans(d, Where::internode), comm, fields, wait, rank));
+    }
     std::vector<halo::PeerPlan> intranode = halo::peer_plans(d, Where::intranode);
-    if (s == Strategy::shm) parts.push_back(halo::make_shm_exchange(std::move(intranode), setup));
+    if (s == Strategy::shm || s == Strategy::aggregated)
+      parts.push_back(halo::make_shm_exchange(std::move(intranode), setup));
     else if (s == Strategy::shm_direct)
       parts.push_back(halo::make_direct_exchange(std::move(intranode), d, vectors, setup));
     else parts.push_back(halo::make_rma_exchange(s, std::move(intranode), setup));
@@ -114,6 +131,7 @@ Halo::~Halo() = default;
 
 Strategy Halo::strategy() const { return impl_->strategy; }
 int Halo::fields() const { return impl_->fields; }
+const HaloStats& Halo::stats() const { return impl_->stats; }
 
 void Halo::begin(std::span<void* const> vectors) {
   impl_->check_count(vectors);

@@ -1,6 +1,7 @@
 #include "halo/mpi_exchange.hpp"
 
 #include <limits>
+#include <string>
 
 #include "mpi/mpi_check.hpp"
 #include "mpi/requests.hpp"
@@ -15,6 +16,16 @@ class MpiExchange final : public Exchange {
   MpiExchange(std::vector<PeerPlan> peers, MPI_Comm comm, int fields, const core::WaitConfig& wait,
               int world_rank)
       : peers_(std::move(peers)), wait_(wait), world_rank_(world_rank) {
+    // The watchdog names the operation with every peer (the first one as the rank).
+    std::string from, to;
+    for (const PeerPlan& p : peers_) {
+      if (p.recv_bytes(fields) > 0) from += (from.empty() ? " " : ", ") + std::to_string(p.rank);
+      if (p.send_bytes(fields) > 0) to += (to.empty() ? " " : ", ") + std::to_string(p.rank);
+      if (p.recv_bytes(fields) > 0 && first_from_ < 0) first_from_ = p.rank;
+      if (p.send_bytes(fields) > 0 && first_to_ < 0) first_to_ = p.rank;
+    }
+    receive_site_ = "ghost update: MPI receives from rank(s)" + from;
+    send_site_ = "ghost update: MPI sends to rank(s)" + to;
     std::size_t send_total = 0, recv_total = 0;
     for (const PeerPlan& p : peers_) {
       send_total += line_up(p.send_bytes(fields));
@@ -61,16 +72,18 @@ class MpiExchange final : public Exchange {
   }
 
   void end(Vectors vectors) override {
-    mpi::wait_all(recv_requests_, wait_, {"ghost update: MPI receives", world_rank_, -1});
+    mpi::wait_all(recv_requests_, wait_, {receive_site_.c_str(), world_rank_, first_from_});
     for (std::size_t i = 0; i < peers_.size(); ++i)
       peers_[i].unpack_fields(recv_buffer_.data() + recv_at_[i], vectors);
-    mpi::wait_all(send_requests_, wait_, {"ghost update: MPI sends", world_rank_, -1});
+    mpi::wait_all(send_requests_, wait_, {send_site_.c_str(), world_rank_, first_to_});
   }
 
  private:
   std::vector<PeerPlan> peers_;
   core::WaitConfig wait_;
   int world_rank_;
+  std::string receive_site_, send_site_;
+  int first_from_ = -1, first_to_ = -1;
   std::vector<std::byte> send_buffer_, recv_buffer_;
   std::vector<std::size_t> send_at_, recv_at_;
   std::vector<MPI_Request> recv_requests_, send_requests_;

@@ -1,7 +1,7 @@
 #include "halo/shm_exchange.hpp"
 
 #include "core/halo_link.hpp"
-#include "core/memory_order.hpp"
+#include "halo/for_orders.hpp"
 #include "mpi/mpi_check.hpp"
 
 namespace hympi::halo {
@@ -215,13 +215,6 @@ class DirectExchange final : public LinkExchange<Orders> {
   const std::vector<mpi::SharedRegion>& vectors_;
   std::vector<CopyPlan> gathers_;  // per in-link: sender's vector -> my ghosts
 };
-
-template <template <class> class Kind, class... Args>
-std::unique_ptr<Exchange> make_for_orders(MemoryOrders orders, Args&&... args) {
-  if (core::kForceSeqCst || orders == MemoryOrders::seq_cst)
-    return std::make_unique<Kind<core::SeqCstOrders>>(std::forward<Args>(args)...);
-  return std::make_unique<Kind<core::TunedOrders>>(std::forward<Args>(args)...);
-}
 
 }  // namespace
 

@@ -24,9 +24,7 @@ using hympi::Op;
 
 namespace {
 
-using hympi::test::env_long;
-using hympi::test::world_rank;
-using hympi::test::world_size;
+using namespace hympi::test;  // world_rank, world_size, env_long
 
 template <class T>
 MPI_Datatype mpi_type() {

@@ -13,6 +13,7 @@
 #include <memory>
 #include <numeric>
 #include <random>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -27,9 +28,7 @@ using hympi::Strategy;
 
 namespace {
 
-using hympi::test::env_long;
-using hympi::test::world_rank;
-using hympi::test::world_size;
+using namespace hympi::test;  // world_rank, world_size, env_long
 // One Context for the whole program, freed before MPI_Finalize (by the environment).
 std::unique_ptr<hympi::Context> g_context;
 hympi::Context& context() {
@@ -307,6 +306,30 @@ TEST_P(EveryStrategy, LocalOrderingKeepsTheResult) {
 
 INSTANTIATE_TEST_SUITE_P(Halo, EveryStrategy, ::testing::ValuesIn(hympi::all_strategies().begin(), hympi::all_strategies().end()),
                          [](const auto& param_info) { return std::string(hympi::name_of(param_info.param)); });
+
+TEST(HaloStats, OneMessagePerNodePairWhenAggregated) {
+  const Graph g = random_graph(31, 120, 40, 0.7);
+  const int me = world_rank();
+  const std::vector<int>& node_of = context().topology().node_of();
+  std::set<std::pair<int, int>> node_pairs;
+  int rank_pairs = 0;
+  for (int r = 0; r < world_size(); ++r) {
+    std::set<int> owners;
+    for (auto [owner, id] : g.ghosts[std::size_t(r)]) owners.insert(owner);
+    for (int s : owners)
+      if (node_of[std::size_t(s)] != node_of[std::size_t(r)]) {
+        node_pairs.insert({node_of[std::size_t(s)], node_of[std::size_t(r)]});
+        ++rank_pairs;
+      }
+  }
+  hympi::Pattern pattern = hympi::Pattern::from_lists(context(), g.local_points(me), g.lists(me));
+  for (Strategy s : {Strategy::aggregated, Strategy::flat_mpi, Strategy::shm}) {
+    hympi::Halo halo(pattern, s);
+    int messages = halo.stats().internode_messages, total = 0;
+    MPI_Allreduce(&messages, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    EXPECT_EQ(total, s == Strategy::aggregated ? int(node_pairs.size()) : rank_pairs) << hympi::name_of(s);
+  }
+}
 
 TEST(Pattern, FromOwnersGivesTheSameListsAsFromLists) {
   const Graph g = random_graph(23, 150, 50, 0.6);

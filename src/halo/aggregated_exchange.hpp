@@ -1,0 +1,40 @@
+// The internode ghost update with one MPI message per node pair (MASHM, Jamroz & Dennis;
+// option 1 of seed 5.3), without MASHM's node-wide fences.
+//
+// Setup (collective on the node, no messages between nodes): every rank learns the
+// node's internode traffic (an allgather of (peer, bytes) lists). Messages to node D are
+// sorted by (source rank, destination rank) and laid out, each cache-line padded, in one
+// send region; node D lays out what it receives from this node the same way, so both
+// ends agree on every offset without exchanging a plan (the pattern was validated).
+// The message to node D is sent by node rank D mod (my node size), the message from node
+// A is received by node rank A mod (my node size): node-pair messages are spread over the
+// ranks and each end can name the other.
+//
+// Per call k (invariants, DESIGN.md rules 1-3; every word below only grows):
+//  - `sent` (in each contributor's segment): the owner of a send region publishes k once
+//    its MPI send of call k completed; a contributor writes call k+1 only after sent >= k.
+//  - `filled` (in the send owner's segment): each contributor adds 1 after writing its
+//    part of call k; the owner starts the MPI send when filled >= k * contributors.
+//  - `arrived` (in each reader's segment): the receive owner publishes k once the MPI
+//    receive of call k completed; readers unpack after arrived >= k.
+//  - `read` (in the receive owner's segment): each reader adds 1 after unpacking call k;
+//    the owner restarts the receive for call k+1 only when read >= k * readers.
+// So one call is in flight per region and consecutive calls need no barrier.
+#pragma once
+
+#include <mpi.h>
+
+#include <memory>
+#include <vector>
+
+#include "halo/exchange.hpp"
+#include "halo/shm_exchange.hpp"
+
+namespace hympi::halo {
+
+/// Collective on the node. `peers`: this rank's internode neighbours. `comm`: the Halo's.
+/// Adds the node-pair messages this rank sends (and their payload bytes) to `stats`.
+std::unique_ptr<Exchange> make_aggregated_exchange(std::vector<PeerPlan> peers, MPI_Comm comm,
+                                                   const ShmSetup& setup, HaloStats& stats);
+
+}  // namespace hympi::halo
