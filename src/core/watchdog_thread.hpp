@@ -42,4 +42,13 @@ class WatchdogThread {
   std::thread thread_;
 };
 
+/// Runs `call()` (a blocking call; returns its result) with `watchdog` (may be null) over it.
+template <class Call>
+auto watched(WatchdogThread* watchdog, const char* operation, Call call) {
+  if (watchdog) watchdog->enter(operation);
+  auto result = call();
+  if (watchdog) watchdog->leave();
+  return result;
+}
+
 }  // namespace hympi::core

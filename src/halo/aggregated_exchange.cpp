@@ -6,8 +6,8 @@
 #include <map>
 #include <utility>
 
-#include "halo/for_orders.hpp"
 #include "core/wait.hpp"
+#include "halo/for_orders.hpp"
 #include "mpi/mpi_check.hpp"
 #include "mpi/requests.hpp"
 
@@ -33,6 +33,8 @@ struct Group {
   // Offsets in the owners' and locals' regions (see Layout).
   std::size_t counter_at = 0, region_at = 0;
   std::vector<std::size_t> notice_at;  // per node rank (only for locals)
+  // This rank's parts, resolved at setup: its plan and the part's offset in the region.
+  std::vector<std::pair<const PeerPlan*, std::size_t>> mine;
 };
 
 /// The world ranks of every node, by node index (ordered by world rank, as node comms).
@@ -95,6 +97,15 @@ class AggregatedExchange final : public Exchange {
     const auto members = members_by_node(topo_);
     send_ = make_groups(std::move(out), true, topo_, members);
     recv_ = make_groups(std::move(in), false, topo_, members);
+    auto plan = [this](int rank) {
+      return &*std::find_if(peers_.begin(), peers_.end(), [rank](const PeerPlan& p) { return p.rank == rank; });
+    };
+    for (Group& g : send_)
+      for (const Message& m : g.messages)
+        if (m.local == self_) g.mine.emplace_back(plan(m.dst), m.offset);
+    for (Group& g : recv_)
+      for (const Message& m : g.messages)
+        if (m.local == self_) g.mine.emplace_back(plan(m.src), m.offset);
     for (const Group& g : send_)
       if (g.owner == self_) {
         stats.internode_messages += 1;
@@ -141,11 +152,10 @@ class AggregatedExchange final : public Exchange {
       }
     // My parts of each send region, once its previous message has left.
     for (Group& g : send_)
-      if (std::find(g.locals.begin(), g.locals.end(), self_) != g.locals.end()) {
+      if (!g.mine.empty()) {
         core::wait_at_least<Orders>(notice(g, self_), k - 1, wait_, site("ghost update (aggregated): the previous send of a region", world(g.owner)));
         std::byte* region = region_.peers[std::size_t(g.owner)] + g.region_at;
-        for (const Message& m : g.messages)
-          if (m.local == self_) plan(m.dst).pack_fields(vectors, region + m.offset);
+        for (auto [plan, offset] : g.mine) plan->pack_fields(vectors, region + offset);
         counter(g).seq.fetch_add(1, Orders::publish);  // release: my part is written before the owner sends
         core::wake_sleepers<Orders>(counter(g));
       }
@@ -167,11 +177,10 @@ class AggregatedExchange final : public Exchange {
         for (int q : g.locals) core::publish<Orders>(notice(g, q), k);  // release: MPI's data before the notice
       }
     for (Group& g : recv_)
-      if (std::find(g.locals.begin(), g.locals.end(), self_) != g.locals.end()) {
+      if (!g.mine.empty()) {
         core::wait_at_least<Orders>(notice(g, self_), k, wait_, site("ghost update (aggregated): arrival of a node-pair message", world(g.owner)));
         const std::byte* region = region_.peers[std::size_t(g.owner)] + g.region_at;
-        for (const Message& m : g.messages)
-          if (m.local == self_) plan(m.src).unpack_fields(region + m.offset, vectors);
+        for (auto [plan, offset] : g.mine) plan->unpack_fields(region + offset, vectors);
         counter(g).seq.fetch_add(1, Orders::publish);  // release: my reads end before the region is reused
         core::wake_sleepers<Orders>(counter(g));
       }
@@ -201,9 +210,6 @@ class AggregatedExchange final : public Exchange {
   }
   core::Channel& notice(const Group& g, int q) {
     return *reinterpret_cast<core::Channel*>(region_.peers[std::size_t(q)] + g.notice_at[std::size_t(q)]);
-  }
-  const PeerPlan& plan(int rank) const {
-    return *std::find_if(peers_.begin(), peers_.end(), [rank](const PeerPlan& p) { return p.rank == rank; });
   }
   core::WaitSite site(const char* operation, int peer) const { return {operation, topo_.world_rank(), peer}; }
   int world(int node_rank) const { return topo_.node_members()[std::size_t(node_rank)]; }

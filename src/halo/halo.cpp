@@ -83,11 +83,13 @@ struct Halo::Impl {
 
     using halo::Where;
     const int rank = topo.world_rank();
+    // Messages per neighbour, except the internode ones of `aggregated` (it counts its own).
     for (const halo::PeerPlan& peer : halo::peer_plans(d, Where::everywhere)) {
       const std::size_t bytes = peer.send_bytes(fields);
-      if (bytes == 0) continue;
-      (peer.node_rank >= 0 ? stats.intranode_messages : stats.internode_messages) += 1;
-      (peer.node_rank >= 0 ? stats.intranode_bytes : stats.internode_bytes) += bytes;
+      const bool intranode = peer.node_rank >= 0;
+      if (bytes == 0 || (!intranode && s == Strategy::aggregated)) continue;
+      (intranode ? stats.intranode_messages : stats.internode_messages) += 1;
+      (intranode ? stats.intranode_bytes : stats.internode_bytes) += bytes;
     }
     if (s == Strategy::flat_mpi) {
       parts.push_back(halo::make_mpi_exchange(halo::peer_plans(d, Where::everywhere), comm, fields, wait, rank));
@@ -99,8 +101,6 @@ struct Halo::Impl {
     }
     halo::ShmSetup setup{topo, arena, wait, context.options().orders, fields};
     if (s == Strategy::aggregated) {
-      stats.internode_messages = 0;
-      stats.internode_bytes = 0;
       parts.push_back(halo::make_aggregated_exchange(halo::peer_plans(d, Where::internode), comm, setup, stats));
     } else {
       parts.push_back(halo::make_mpi_exchange(halo::peer_plans(d, Where::internode), comm, fields, wait, rank));

@@ -150,10 +150,7 @@ class RmaExchange final : public Exchange {
 
   template <class Call>
   void blocking(const char* operation, Call call) {
-    if (watchdog_) watchdog_->enter(operation);
-    const int code = call();
-    if (watchdog_) watchdog_->leave();
-    check(code, operation);
+    check(core::watched(watchdog_ ? &*watchdog_ : nullptr, operation, call), operation);
   }
 
   // Inside the passive-target epoch opened at setup (MPI_Win_lock_all on both windows),

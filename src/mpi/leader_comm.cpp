@@ -1,6 +1,5 @@
 #include "mpi/leader_comm.hpp"
 
-
 namespace hympi::mpi {
 
 core::WaitConfig wait_config(const Options& options, const Topology& topology) {
@@ -15,18 +14,6 @@ LeaderComm::LeaderComm(const Topology& topology, const core::WaitConfig& wait)
   // The helper thread only where blocking calls happen: a leader with other nodes.
   if (blocking_ && topology.is_leader() && topology.node_count() > 1 && wait.timeout_s > 0)
     watchdog_ = std::make_unique<core::WatchdogThread>(wait.timeout_s, world_rank_);
-}
-
-void LeaderComm::complete(MPI_Request& request, const char* operation) const {
-  int code = MPI_SUCCESS;
-  auto done = [&] {
-    int flag = 0;
-    code = MPI_Test(&request, &flag, MPI_STATUS_IGNORE);
-    return flag != 0 || code != MPI_SUCCESS;
-  };
-  core::poll_until(done, wait_, core::WaitSite{operation, world_rank_, -1},
-                   "the MPI operation among node leaders did not complete");
-  check(code, operation);
 }
 
 }  // namespace hympi::mpi

@@ -14,6 +14,7 @@
 #include "hympi/options.hpp"
 #include "hympi/topology.hpp"
 #include "mpi/mpi_check.hpp"
+#include "mpi/requests.hpp"
 
 namespace hympi::mpi {
 
@@ -34,20 +35,16 @@ class LeaderComm {
   template <class Blocking, class Start>
   void run(const char* operation, Blocking blocking, Start start) const {
     if (blocking_) {
-      if (watchdog_) watchdog_->enter(operation);
-      int code = blocking();
-      if (watchdog_) watchdog_->leave();
-      check(code, operation);
+      check(core::watched(watchdog_.get(), operation, blocking), operation);
     } else {
       MPI_Request request;
       check(start(&request), operation);
-      complete(request, operation);
+      wait_all({&request, 1}, wait_, core::WaitSite{operation, world_rank_, -1},
+               "the MPI operation among node leaders did not complete");
     }
   }
 
  private:
-  void complete(MPI_Request& request, const char* operation) const;
-
   MPI_Comm comm_;
   int world_rank_;
   core::WaitConfig wait_;

@@ -5,7 +5,7 @@
 namespace hympi::mpi {
 
 void wait_all(std::span<MPI_Request> requests, const core::WaitConfig& config,
-              const core::WaitSite& site) {
+              const core::WaitSite& site, const char* what) {
   if (requests.empty()) return;
   int code = MPI_SUCCESS;
   auto done = [&] {
@@ -16,7 +16,7 @@ void wait_all(std::span<MPI_Request> requests, const core::WaitConfig& config,
                                 : MPI_Testall(int(requests.size()), requests.data(), &flag, MPI_STATUSES_IGNORE);
     return flag != 0 || code != MPI_SUCCESS;
   };
-  core::poll_until(done, config, site, "a message from a neighbour never arrived");
+  core::poll_until(done, config, site, what);
   check(code, site.operation);
 }
 

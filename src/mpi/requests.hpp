@@ -1,4 +1,4 @@
-// Completing MPI point-to-point requests under hympi's wait policy and watchdog: MPI_Testall
+// Completing MPI requests under hympi's wait policy and watchdog: MPI_Testall
 // polled through core::poll_until, so oversubscribed ranks yield (MPICH's MPI_Waitall
 // never does) and a peer that never sends is reported with the operation and the rank.
 #pragma once
@@ -11,7 +11,8 @@
 
 namespace hympi::mpi {
 
+/// `what`: what the watchdog says never happened.
 void wait_all(std::span<MPI_Request> requests, const core::WaitConfig& config,
-              const core::WaitSite& site);
+              const core::WaitSite& site, const char* what = "a message from a neighbour never arrived");
 
 }  // namespace hympi::mpi
