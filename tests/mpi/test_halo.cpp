@@ -441,6 +441,13 @@ TEST(PatternErrors, OwnerThatDoesNotOwnTheId) {
                              "hympi: Pattern: rank 1 has a ghost of global id 7 owned by rank 0, but rank 0 does not own that id");
 }
 
+TEST(HaloErrors, UnknownStrategyNameListsTheValidOnes) {
+  expect_error_on_every_rank([] { hympi::strategy_from_name("fast"); },
+                             "hympi: unknown ghost-update strategy 'fast'; valid: shm, shm_direct, flat_mpi, neighbor, "
+                             "rma_fence, rma_pscw, rma_lock, aggregated");
+  EXPECT_EQ(hympi::strategy_from_name("aggregated"), Strategy::aggregated);
+}
+
 TEST(HaloErrors, WrongTypeFieldCountAndSharedField) {
   hympi::Pattern pattern = hympi::Pattern::from_lists(context(), 4, {});
   hympi::Halo halo(pattern, Strategy::shm);
