@@ -23,7 +23,7 @@
 namespace hympi {
 
 namespace detail {
-struct ContextAccess;  // hympi's own components (halo) reach the arena and wait settings
+struct ContextAccess;  // hympi's own components (halo) reach the wait settings
 }
 
 class Context {

@@ -19,7 +19,12 @@
 //   rma_fence, rma_pscw, rma_lock   intranode through a shared window synchronized by MPI
 //                RMA (seed Alg. 6-8); internode flat
 //   aggregated   intranode as shm; internode one MPI message per node pair (MASHM),
-//                packed straight into a shared aggregate buffer, sent by ranks in turn
+//                packed straight into a shared aggregate buffer, sent by ranks in turn;
+//                intranode data is written first, internode data read first
+//   aggregated_odm  the same with internode messages sent first and the intranode copies
+//                done while they fly (MASHM-ODM)
+//   automatic    times shm, aggregated and aggregated_odm for a few updates at set-up and
+//                keeps the fastest (the slowest rank's time decides); strategy() tells
 // Between begin(v) and end(v) a rank may compute on its owned points but must not write
 // the points it sends nor read its ghosts. With shm_direct the points it sends are read
 // by its neighbours until its own end() returns. Patterns and Halos refer to their
@@ -40,7 +45,9 @@
 
 namespace hympi {
 
-enum class Strategy : uint8_t { shm, shm_direct, flat_mpi, neighbor, rma_fence, rma_pscw, rma_lock, aggregated };
+enum class Strategy : uint8_t {
+  shm, shm_direct, flat_mpi, neighbor, rma_fence, rma_pscw, rma_lock, aggregated, aggregated_odm, automatic
+};
 
 const char* name_of(Strategy strategy);
 /// "shm", "flat_mpi", ...; throws hympi::Error listing the valid names.
@@ -110,6 +117,12 @@ struct HaloStats {
   std::size_t intranode_bytes = 0;
 };
 
+/// One candidate timed by Strategy::automatic: seconds per update (slowest rank).
+struct HaloTrial {
+  Strategy strategy;
+  double seconds;
+};
+
 class Halo {
  public:
   /// Collective. `fields`: how many vectors each update moves (one synchronization, several
@@ -119,7 +132,11 @@ class Halo {
   Halo(const Halo&) = delete;
   Halo& operator=(const Halo&) = delete;
 
+  /// What runs: the strategy asked for, or automatic's choice.
   Strategy strategy() const;
+  Strategy requested_strategy() const;
+  /// automatic's measurements, in the order tried; empty for the other strategies.
+  std::span<const HaloTrial> trials() const;
   int fields() const;
   const HaloStats& stats() const;
 

@@ -1,11 +1,15 @@
 // A Halo: the parts of one strategy (halo/exchange.hpp) over a validated pattern.
 //  - flat_mpi, neighbor: one MPI part for every neighbour;
-//  - shm, shm_direct, rma_*: an internode MPI part (started first, finished last) and an
-//    intranode part. Every rank builds the intranode part, even without intranode
-//    neighbours: its setup is collective on the node.
+//  - shm, shm_direct, rma_*, aggregated*: an internode part (MPI per neighbour, or per node
+//    pair) started first and finished last, and an intranode part (aggregated: the other
+//    way round). Every rank builds the intranode part, even without intranode neighbours:
+//    its setup is collective on the node.
+// Each Halo has its own communicator and shared memory, both freed with it.
 #include "hympi/halo.hpp"
 
+#include <algorithm>
 #include <array>
+#include <limits>
 
 #include "halo/aggregated_exchange.hpp"
 #include "halo/exchange.hpp"
@@ -16,13 +20,15 @@
 #include "mpi/collective_error.hpp"
 #include "mpi/context_access.hpp"
 #include "mpi/mpi_check.hpp"
+#include "mpi/shared_arena.hpp"
 
 namespace hympi {
 namespace {
 
 constexpr std::array kStrategies = {Strategy::shm,      Strategy::shm_direct, Strategy::flat_mpi,
                                     Strategy::neighbor, Strategy::rma_fence,  Strategy::rma_pscw,
-                                    Strategy::rma_lock, Strategy::aggregated};
+                                    Strategy::rma_lock, Strategy::aggregated, Strategy::aggregated_odm,
+                                    Strategy::automatic};
 
 }  // namespace
 
@@ -36,6 +42,8 @@ const char* name_of(Strategy strategy) {
     case Strategy::rma_pscw: return "rma_pscw";
     case Strategy::rma_lock: return "rma_lock";
     case Strategy::aggregated: return "aggregated";
+    case Strategy::aggregated_odm: return "aggregated_odm";
+    case Strategy::automatic: return "automatic";
   }
   return "?";
 }
@@ -53,17 +61,17 @@ Strategy strategy_from_name(std::string_view name) {
 
 struct Halo::Impl {
   Pattern pattern;
-  Strategy strategy;
+  Strategy requested, strategy;              // strategy: what runs (automatic's choice)
   int fields;
   MPI_Comm comm = MPI_COMM_NULL;             // the Halo's own: its messages match nothing else
+  std::unique_ptr<mpi::SharedArena> arena;   // the Halo's own: freed with it
   std::vector<mpi::SharedRegion> vectors;    // shared_field(f), every node rank's
   std::vector<std::unique_ptr<halo::Exchange>> parts;  // begin in order, end in reverse
   HaloStats stats;
+  std::vector<HaloTrial> trials;
 
-  Impl(const Pattern& p, Strategy s, int f) : pattern(p), strategy(s), fields(f) {
-    const Pattern::Data& d = pattern.data();
-    Context& context = *d.context;
-    const Topology& topo = context.topology();
+  Impl(const Pattern& p, Strategy s, int f) : pattern(p), requested(s), strategy(s), fields(f) {
+    const Topology& topo = pattern.data().context->topology();
     int all_fields[2] = {f, -f}, extremes[2] = {0, 0};
     mpi::check(MPI_Allreduce(all_fields, extremes, 2, MPI_INT, MPI_MAX, topo.world()), "MPI_Allreduce (Halo)");
     std::string error;
@@ -75,19 +83,39 @@ struct Halo::Impl {
     mpi::throw_if_any(topo.world(), error);
 
     mpi::check(MPI_Comm_dup(topo.world(), &comm), "MPI_Comm_dup (Halo)");
+    if (s == Strategy::automatic) strategy = choose();
+    build(strategy);
+  }
+
+  ~Impl() {
+    parts.clear();
+    vectors.clear();
+    arena.reset();
+    MPI_Comm_free(&comm);
+  }
+
+  /// Collective. Replaces the parts (and the shared memory) by those of `s`.
+  void build(Strategy s) {
+    parts.clear();
+    vectors.clear();
+    stats = {};
+    const Pattern::Data& d = pattern.data();
+    Context& context = *d.context;
+    const Topology& topo = context.topology();
+    arena = std::make_unique<mpi::SharedArena>(topo.node(), kSlabBytes);
     const core::WaitConfig wait = detail::ContextAccess::wait(context);
-    mpi::SharedArena& arena = detail::ContextAccess::arena(context);
     const std::size_t vector_bytes = std::size_t(d.local_points) * d.point_bytes;
     if (s == Strategy::shm_direct)
-      for (int i = 0; i < fields; ++i) vectors.push_back(arena.allocate(vector_bytes, 4096));
+      for (int i = 0; i < fields; ++i) vectors.push_back(arena->allocate(vector_bytes, 4096));
 
     using halo::Where;
     const int rank = topo.world_rank();
-    // Messages per neighbour, except the internode ones of `aggregated` (it counts its own).
+    const bool aggregated = s == Strategy::aggregated || s == Strategy::aggregated_odm;
+    // Messages per neighbour, except the internode ones of aggregation (it counts its own).
     for (const halo::PeerPlan& peer : halo::peer_plans(d, Where::everywhere)) {
       const std::size_t bytes = peer.send_bytes(fields);
       const bool intranode = peer.node_rank >= 0;
-      if (bytes == 0 || (!intranode && s == Strategy::aggregated)) continue;
+      if (bytes == 0 || (!intranode && aggregated)) continue;
       (intranode ? stats.intranode_messages : stats.internode_messages) += 1;
       (intranode ? stats.intranode_bytes : stats.internode_bytes) += bytes;
     }
@@ -99,23 +127,68 @@ struct Halo::Impl {
       parts.push_back(halo::make_neighbor_exchange(halo::peer_plans(d, Where::everywhere), comm, fields, wait, rank));
       return;
     }
-    halo::ShmSetup setup{topo, arena, wait, context.options().orders, fields};
-    if (s == Strategy::aggregated) {
+    halo::ShmSetup setup{topo, *arena, wait, context.options().orders, fields};
+    if (aggregated)
       parts.push_back(halo::make_aggregated_exchange(halo::peer_plans(d, Where::internode), comm, setup, stats));
-    } else {
+    else
       parts.push_back(halo::make_mpi_exchange(halo::peer_plans(d, Where::internode), comm, fields, wait, rank));
-    }
     std::vector<halo::PeerPlan> intranode = halo::peer_plans(d, Where::intranode);
-    if (s == Strategy::shm || s == Strategy::aggregated)
+    if (s == Strategy::shm || aggregated)
       parts.push_back(halo::make_shm_exchange(std::move(intranode), setup));
     else if (s == Strategy::shm_direct)
       parts.push_back(halo::make_direct_exchange(std::move(intranode), d, vectors, setup));
     else parts.push_back(halo::make_rma_exchange(s, std::move(intranode), setup));
+    // MASHM writes the intranode data first and reads the internode data first; ODM
+    // (and every other strategy) starts the internode messages first.
+    if (s == Strategy::aggregated) std::swap(parts[0], parts[1]);
   }
 
-  ~Impl() {
-    parts.clear();
-    MPI_Comm_free(&comm);
+  /// Collective. Times each candidate on scratch vectors; every rank gets the same choice
+  /// (the fastest by the slowest rank's time). One node: internode strategies are moot.
+  Strategy choose() {
+    const Pattern::Data& d = pattern.data();
+    const Topology& topo = d.context->topology();
+    if (topo.node_count() == 1) return Strategy::shm;
+    std::vector<std::vector<std::byte>> scratch(std::size_t(fields),
+                                                std::vector<std::byte>(std::size_t(d.local_points) * d.point_bytes));
+    std::vector<void*> scratch_vectors;
+    for (auto& v : scratch) scratch_vectors.push_back(v.data());
+    Strategy best = Strategy::shm;
+    double best_seconds = 0;
+    for (Strategy candidate : {Strategy::shm, Strategy::aggregated, Strategy::aggregated_odm}) {
+      build(candidate);
+      const double seconds = time_updates(scratch_vectors, topo.world());
+      trials.push_back({candidate, seconds});
+      if (trials.size() == 1 || seconds < best_seconds) best = candidate, best_seconds = seconds;
+    }
+    return best;
+  }
+
+  /// Collective: seconds per update, the best of a few rounds on each rank, then the slowest rank's.
+  double time_updates(std::span<void* const> v, MPI_Comm world) {
+    constexpr int kWarmup = 3, kRounds = 5, kUpdates = 10;
+    for (int i = 0; i < kWarmup; ++i) update(v);
+    double best = std::numeric_limits<double>::max();
+    for (int round = 0; round < kRounds; ++round) {
+      mpi::check(MPI_Barrier(world), "MPI_Barrier (Halo automatic)");
+      const double start = MPI_Wtime();
+      for (int i = 0; i < kUpdates; ++i) update(v);
+      best = std::min(best, (MPI_Wtime() - start) / kUpdates);
+    }
+    double slowest = 0;
+    mpi::check(MPI_Allreduce(&best, &slowest, 1, MPI_DOUBLE, MPI_MAX, world), "MPI_Allreduce (Halo automatic)");
+    return slowest;
+  }
+
+  void begin(std::span<void* const> v) {
+    for (auto& part : parts) part->begin(v);
+  }
+  void end(std::span<void* const> v) {
+    for (auto it = parts.rbegin(); it != parts.rend(); ++it) (*it)->end(v);
+  }
+  void update(std::span<void* const> v) {
+    begin(v);
+    end(v);
   }
 
   void check_count(std::span<void* const> v) const {
@@ -123,6 +196,8 @@ struct Halo::Impl {
       throw Error("hympi: Halo was set up for " + std::to_string(fields) + " field(s), got " +
                   std::to_string(v.size()));
   }
+
+  static constexpr std::size_t kSlabBytes = 64 << 10;  // per rank; larger requests get their own
 };
 
 Halo::Halo(const Pattern& pattern, Strategy strategy, int fields)
@@ -130,17 +205,19 @@ Halo::Halo(const Pattern& pattern, Strategy strategy, int fields)
 Halo::~Halo() = default;
 
 Strategy Halo::strategy() const { return impl_->strategy; }
+Strategy Halo::requested_strategy() const { return impl_->requested; }
+std::span<const HaloTrial> Halo::trials() const { return impl_->trials; }
 int Halo::fields() const { return impl_->fields; }
 const HaloStats& Halo::stats() const { return impl_->stats; }
 
 void Halo::begin(std::span<void* const> vectors) {
   impl_->check_count(vectors);
-  for (auto& part : impl_->parts) part->begin(vectors);
+  impl_->begin(vectors);
 }
 
 void Halo::end(std::span<void* const> vectors) {
   impl_->check_count(vectors);
-  for (auto it = impl_->parts.rbegin(); it != impl_->parts.rend(); ++it) (*it)->end(vectors);
+  impl_->end(vectors);
 }
 
 void Halo::check_type(Datatype type) const {

@@ -94,7 +94,6 @@ struct Context::Impl {
   }
 };
 
-mpi::SharedArena& detail::ContextAccess::arena(Context& context) { return context.impl_->arena; }
 
 core::WaitConfig detail::ContextAccess::wait(const Context& context) {
   return context.impl_->leaders.wait();

@@ -1,15 +1,13 @@
 // What hympi's own components (the ghost update) need from a Context beyond its public
-// API: the node's shared arena and the wait settings every protocol of the Context uses.
+// API: the wait settings every protocol of the Context uses.
 #pragma once
 
 #include "core/wait.hpp"
 #include "hympi/context.hpp"
-#include "mpi/shared_arena.hpp"
 
 namespace hympi::detail {
 
 struct ContextAccess {
-  static mpi::SharedArena& arena(Context& context);
   static core::WaitConfig wait(const Context& context);
 };
 

@@ -7,9 +7,11 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <fstream>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <numeric>
 #include <random>
@@ -323,12 +325,63 @@ TEST(HaloStats, OneMessagePerNodePairWhenAggregated) {
       }
   }
   hympi::Pattern pattern = hympi::Pattern::from_lists(context(), g.local_points(me), g.lists(me));
-  for (Strategy s : {Strategy::aggregated, Strategy::flat_mpi, Strategy::shm}) {
+  for (Strategy s : {Strategy::aggregated, Strategy::aggregated_odm, Strategy::flat_mpi, Strategy::shm}) {
     hympi::Halo halo(pattern, s);
     int messages = halo.stats().internode_messages, total = 0;
     MPI_Allreduce(&messages, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    EXPECT_EQ(total, s == Strategy::aggregated ? int(node_pairs.size()) : rank_pairs) << hympi::name_of(s);
+    const bool aggregated = s == Strategy::aggregated || s == Strategy::aggregated_odm;
+    EXPECT_EQ(total, aggregated ? int(node_pairs.size()) : rank_pairs) << hympi::name_of(s);
   }
+}
+
+TEST(HaloAutomatic, ChoosesOneCandidateOnEveryRankAndReportsTrials) {
+  const Graph g = random_graph(37, 300, 60, 0.5);
+  const int me = world_rank();
+  hympi::Pattern pattern = hympi::Pattern::from_lists(context(), g.local_points(me), g.lists(me));
+  hympi::Halo halo(pattern, Strategy::automatic);
+  EXPECT_EQ(halo.requested_strategy(), Strategy::automatic);
+  const Strategy chosen = halo.strategy();
+  if (context().topology().node_count() == 1) {
+    EXPECT_EQ(chosen, Strategy::shm);
+    EXPECT_TRUE(halo.trials().empty());
+  } else {
+    ASSERT_EQ(halo.trials().size(), 3u);
+    double best = halo.trials()[0].seconds;
+    for (const hympi::HaloTrial& t : halo.trials()) {
+      EXPECT_GT(t.seconds, 0.0);
+      best = std::min(best, t.seconds);
+    }
+    const auto it = std::find_if(halo.trials().begin(), halo.trials().end(),
+                                 [&](const hympi::HaloTrial& t) { return t.strategy == chosen; });
+    ASSERT_NE(it, halo.trials().end());
+    EXPECT_EQ(it->seconds, best);
+  }
+  int mine = int(chosen), lowest = 0, highest = 0;
+  MPI_Allreduce(&mine, &lowest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&mine, &highest, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  EXPECT_EQ(lowest, highest) << "ranks chose different strategies";
+}
+
+/// Shared-memory mappings of this process (MPI windows are files in /dev/shm here).
+int shared_mappings() {
+  std::ifstream maps("/proc/self/maps");
+  int count = 0;
+  for (std::string line; std::getline(maps, line);) count += line.find("/dev/shm") != std::string::npos;
+  return count;
+}
+
+TEST(HaloResources, DestroyedHalosReturnTheirSharedMemory) {
+  const Graph g = random_graph(41, 2000, 500, 0.5);
+  const int me = world_rank();
+  hympi::Pattern pattern = hympi::Pattern::from_lists(context(), g.local_points(me), g.lists(me));
+  { hympi::Halo warm(pattern, Strategy::shm); }  // MPI's own first-use mappings
+  const int before = shared_mappings();
+  if (before == 0 && context().topology().node_size() == 1)
+    GTEST_SKIP() << "Open MPI backs a one-rank shared window with private memory: nothing to see";
+  ASSERT_GT(before, 0) << "this MPI's shared windows are not files in /dev/shm: the test cannot see them";
+  for (int i = 0; i < 40; ++i)
+    for (Strategy s : {Strategy::shm, Strategy::shm_direct, Strategy::aggregated}) hympi::Halo halo(pattern, s, 2);
+  EXPECT_EQ(shared_mappings(), before) << "a destroyed Halo left shared memory mapped";
 }
 
 TEST(Pattern, FromOwnersGivesTheSameListsAsFromLists) {
@@ -444,7 +497,7 @@ TEST(PatternErrors, OwnerThatDoesNotOwnTheId) {
 TEST(HaloErrors, UnknownStrategyNameListsTheValidOnes) {
   expect_error_on_every_rank([] { hympi::strategy_from_name("fast"); },
                              "hympi: unknown ghost-update strategy 'fast'; valid: shm, shm_direct, flat_mpi, neighbor, "
-                             "rma_fence, rma_pscw, rma_lock, aggregated");
+                             "rma_fence, rma_pscw, rma_lock, aggregated, aggregated_odm, automatic");
   EXPECT_EQ(hympi::strategy_from_name("aggregated"), Strategy::aggregated);
 }
 
