@@ -2,8 +2,10 @@
 #pragma once
 
 #include "hympi/context.hpp"
+#include "hympi/grid.hpp"
 #include "hympi/halo.hpp"
 #include "hympi/options.hpp"
 #include "hympi/shared_window.hpp"
+#include "hympi/statistics.hpp"
 #include "hympi/topology.hpp"
 #include "hympi/types.hpp"

@@ -30,17 +30,7 @@ using hympi::Strategy;
 
 namespace {
 
-using namespace hympi::test;  // world_rank, world_size, env_long
-// One Context for the whole program, freed before MPI_Finalize (by the environment).
-std::unique_ptr<hympi::Context> g_context;
-hympi::Context& context() {
-  if (!g_context) g_context = std::make_unique<hympi::Context>(MPI_COMM_WORLD);
-  return *g_context;
-}
-struct FreeContext : ::testing::Environment {
-  void TearDown() override { g_context.reset(); }
-};
-const auto* const g_free_context = ::testing::AddGlobalTestEnvironment(new FreeContext);
+using namespace hympi::test;  // world_rank, world_size, env_long, context, expect_error_on_every_rank
 
 /// A partition known to every rank (same seed): points owned per rank, and each rank's
 /// ghosts as (owner, owner's local id), in the rank's ghost order.
@@ -421,18 +411,6 @@ TEST(Pattern, LocalOrderingMakesEachNeighboursGhostsContiguous) {
       EXPECT_LT(id, o.inner + o.boundary);
     }
   }
-}
-
-/// Every rank must throw the same message (the test passes the message to all ranks).
-template <class F>
-void expect_error_on_every_rank(F f, const std::string& expected_part) {
-  std::string message;
-  try {
-    f();
-  } catch (const hympi::Error& e) {
-    message = e.what();
-  }
-  EXPECT_NE(message.find(expected_part), std::string::npos) << "rank " << world_rank() << " got: '" << message << "'";
 }
 
 TEST(PatternErrors, CountsThatDisagree) {

@@ -1,9 +1,14 @@
 // Small helpers of the MPI test programs.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <mpi.h>
 
 #include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "hympi/context.hpp"
 
 namespace hympi::test {
 
@@ -21,6 +26,29 @@ inline int world_size() {
 inline long env_long(const char* name, long fallback) {
   const char* v = std::getenv(name);
   return v && *v ? std::atol(v) : fallback;
+}
+
+/// One Context for the whole test program, freed before MPI_Finalize (by the environment).
+inline std::unique_ptr<hympi::Context> g_context;
+inline hympi::Context& context() {
+  if (!g_context) g_context = std::make_unique<hympi::Context>(MPI_COMM_WORLD);
+  return *g_context;
+}
+struct FreeContext : ::testing::Environment {
+  void TearDown() override { g_context.reset(); }
+};
+inline const auto* const g_free_context = ::testing::AddGlobalTestEnvironment(new FreeContext);
+
+/// Runs `f` (collective) and expects a hympi::Error containing `expected_part` on this rank.
+template <class F>
+void expect_error_on_every_rank(F f, const std::string& expected_part) {
+  std::string message;
+  try {
+    f();
+  } catch (const hympi::Error& e) {
+    message = e.what();
+  }
+  EXPECT_NE(message.find(expected_part), std::string::npos) << "rank " << world_rank() << " got: '" << message << "'";
 }
 
 }  // namespace hympi::test

@@ -1,0 +1,90 @@
+// A structured grid over a Context's ranks: MPI_Dims_create picks the process grid,
+// MPI_Cart_create the placement; the pattern names neighbours by their Context rank.
+#include <algorithm>
+#include <string>
+
+#include "hympi/grid.hpp"
+#include "mpi/collective_error.hpp"
+#include "mpi/mpi_check.hpp"
+
+namespace hympi {
+namespace {
+
+/// Collective: every rank passed the same grid description, else an error on every rank.
+void check_same_everywhere(MPI_Comm world, std::span<const int> global, Stencil stencil, int width, bool reorder) {
+  const int dimensions = dimensions_of(stencil);
+  std::string error;
+  if (int(global.size()) != dimensions)
+    error = std::string("hympi: CartesianGrid: the stencil ") + name_of(stencil) + " needs " +
+            std::to_string(dimensions) + " grid extents, got " + std::to_string(global.size());
+  for (int n : global)
+    if (error.empty() && n < 1) error = "hympi: CartesianGrid: grid extents must be >= 1, got " + std::to_string(n);
+  mpi::throw_if_any(world, error);
+  int mine[6] = {global[0], global[1], dimensions == 3 ? global[2] : 1, int(stencil), width, int(reorder)};
+  int low[6], high[6];
+  mpi::check(MPI_Allreduce(mine, low, 6, MPI_INT, MPI_MIN, world), "MPI_Allreduce (CartesianGrid)");
+  mpi::check(MPI_Allreduce(mine, high, 6, MPI_INT, MPI_MAX, world), "MPI_Allreduce (CartesianGrid)");
+  if (!std::equal(low, low + 6, high))
+    error = "hympi: CartesianGrid: ranks passed different grids (extents, stencil, width or reorder differ)";
+  mpi::throw_if_any(world, error);
+}
+
+MPI_Comm make_cart(Context& context, std::span<const int> global, Stencil stencil, int width, bool reorder) {
+  const MPI_Comm world = context.topology().world();
+  check_same_everywhere(world, global, stencil, width, reorder);
+  const int dimensions = dimensions_of(stencil);
+  int dims[3] = {0, 0, 0}, periods[3] = {0, 0, 0};
+  mpi::check(MPI_Dims_create(context.topology().world_size(), dimensions, dims), "MPI_Dims_create");
+  MPI_Comm cart = MPI_COMM_NULL;
+  mpi::check(MPI_Cart_create(world, dimensions, dims, periods, reorder ? 1 : 0, &cart), "MPI_Cart_create");
+  return cart;
+}
+
+}  // namespace
+
+CartesianGrid::CartesianGrid(Context& context, std::span<const int> global, Stencil stencil, int width,
+                             bool reorder, int chunk, Datatype type)
+    : CartesianGrid(context, global, stencil, width, chunk, type, make_cart(context, global, stencil, width, reorder)) {}
+
+CartesianGrid::CartesianGrid(Context& context, std::span<const int> global, Stencil stencil, int width, int chunk,
+                             Datatype type, MPI_Comm cart)
+    : cart_(cart), stencil_(stencil), pattern_([&] {
+        try {
+          return make_pattern(context, global, stencil, width, chunk, type);
+        } catch (...) {
+          MPI_Comm_free(&cart_);
+          throw;
+        }
+      }()) {}
+
+Pattern CartesianGrid::make_pattern(Context& context, std::span<const int> global, Stencil stencil, int width,
+                                    int chunk, Datatype type) {
+  const int dimensions = dimensions_of(stencil);
+  int dims[3] = {1, 1, 1}, periods[3], coords[3] = {0, 0, 0};
+  mpi::check(MPI_Cart_get(cart_, dimensions, dims, periods, coords), "MPI_Cart_get");
+  // Context rank of every Cartesian rank (they differ when MPI reordered).
+  std::vector<int> context_rank(std::size_t(context.topology().world_size()));
+  int me = context.topology().world_rank();
+  mpi::check(MPI_Allgather(&me, 1, MPI_INT, context_rank.data(), 1, MPI_INT, cart_), "MPI_Allgather (CartesianGrid)");
+  Index3 extent{1, 1, 1}, shape{1, 1, 1}, place{0, 0, 0};
+  for (std::size_t d = 0; d < std::size_t(dimensions); ++d) {
+    extent[d] = global[d];
+    shape[d] = dims[d];
+    place[d] = coords[d];
+  }
+  std::string error;
+  try {
+    block_ = make_block(extent, shape, place, width, dimensions);
+  } catch (const Error& e) {
+    error = e.what();
+  }
+  mpi::throw_if_any(cart_, error);
+  std::vector<NeighborLists> lists;
+  for (BlockMessage& m : block_messages(block_, stencil))
+    lists.push_back({context_rank[std::size_t(cartesian_rank(shape, m.neighbor))], std::move(m.send), std::move(m.recv)});
+  return Pattern::from_lists(context, block_.local_points(), std::move(lists), chunk, type);
+}
+
+CartesianGrid::~CartesianGrid() { MPI_Comm_free(&cart_); }
+
+}  // namespace hympi
