@@ -1,5 +1,5 @@
 // hympi-bench: hympi against the MPI library's own operations, side by side in one launch.
-//   mpiexec -n 2 hympi-bench barrier|allreduce|dot|sync|halo|all [--outer 100] [--inner 100] [--json F]
+//   mpiexec -n 2 hympi-bench barrier|allreduce|dot|sync|halo|halo-grid|stats|all [--outer 100] [--inner 100] [--json F]
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 #include <mpi.h>
@@ -8,6 +8,7 @@
 
 #include "collectives.hpp"
 #include "dot_sync.hpp"
+#include "grid_halo.hpp"
 #include "halo.hpp"
 #include "machine.hpp"
 
@@ -29,7 +30,20 @@ int main(int argc, char** argv) {
     auto* dot = app.add_subcommand("dot", "FP32 dot product MFLOP/s per core vs vector length");
     auto* sync = app.add_subcommand("sync", "time synchronization after MPI_Barrier vs hympi barrier loops");
     auto* halo = app.add_subcommand("halo", "ghost update per strategy, 1 KiB - 1 MiB per neighbour, and overlap");
-    auto* all = app.add_subcommand("all", "everything above");
+    hympi::bench::GridSpec grid;
+    int ranks_per_node = 16;
+    std::vector<int> nodes{2, 4, 8, 16, 32, 64, 128, 256, 512};
+    auto* halo_grid = app.add_subcommand("halo-grid", "ghost update of a structured grid: flat vs aggregated vs ODM");
+    auto* stats = app.add_subcommand("stats", "message statistics of a grid's update at many node counts (dry run)");
+    for (CLI::App* sub : {halo_grid, stats}) {
+      sub->add_option("--grid", grid.global, "points per dimension (2 or 3 values)")->delimiter(',');
+      sub->add_option("--stencil", grid.stencil, "star5, box9, star7, star19, box27");
+      sub->add_option("--width", grid.width, "ghost layers")->check(CLI::PositiveNumber);
+    }
+    stats->add_option("--ranks-per-node", ranks_per_node, "ranks per node")->check(CLI::PositiveNumber);
+    stats->add_option("--nodes", nodes, "node counts")->delimiter(',');
+    stats->add_option("--point-bytes", grid.point_bytes, "bytes per grid point")->check(CLI::PositiveNumber);
+    auto* all = app.add_subcommand("all", "everything above (halo-grid on a 48^3 grid)");
     app.require_subcommand(1);
     try {
       app.parse(argc, argv);
@@ -58,6 +72,11 @@ int main(int argc, char** argv) {
       std::vector<std::size_t> sizes{1024, 4096, 16384, 65536, 262144, 1048576};
       if (quick) sizes = {4096, 65536};
       for (auto& r : hympi::bench::bench_halo(ctx, method, sizes)) out["benchmarks"].push_back(r);
+    }
+    if (stats->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_stats(grid, ranks_per_node, nodes));
+    if (halo_grid->parsed() || all->parsed()) {
+      if (all->parsed()) grid.global = {48, 48, 48};
+      out["benchmarks"].push_back(hympi::bench::bench_halo_grid(ctx, method, grid));
     }
     if (ctx.topology().world_rank() == 0 && !json_path.empty()) {
       std::ofstream(json_path) << out.dump(1) << "\n";

@@ -1,0 +1,15 @@
+// The ghost update of a structured grid (MASHM's 96^3 19-point pattern by default) with
+// flat, aggregated and overlapped-aggregated internode messages, side by side, with the
+// pattern's message statistics and the cost model's link measurements in the record.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "method.hpp"
+#include "stats.hpp"
+
+namespace hympi::bench {
+
+nlohmann::json bench_halo_grid(Context& ctx, const Method& method, const GridSpec& grid);
+
+}  // namespace hympi::bench
