@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Checks a hympi-bench --json file against the schema the report scripts rely on:
+the machine record, and per benchmark kind the keys and types of its results.
+
+    tests/tools/check_bench_json.py RUN.json [--expect barrier,allreduce,...]
+"""
+import json
+import sys
+
+MACHINE = {"cpu": str, "mpi": str, "ranks": int, "nodes": int, "online_cpus": int, "binding": list,
+           "emulated_nodes": bool, "oversubscribed": bool, "options": str}
+TIMED = {"implementation": str, "avg_us": float, "min_us": float, "max_us": float, "median_us": float,
+         "sd_us": float, "extremes": int, "samples_us": list}
+STATS = {"ranks": int, "nodes": int, "internode_messages": int, "internode_bytes": int, "intranode_messages": int,
+         "intranode_bytes": int, "node_pair_messages": int, "avg_internode_message": float,
+         "avg_node_pair_message": float, "avg_intranode_message": float, "process_grid": list}
+LINK = {"latency_us": float, "bandwidth_Bps": float}
+
+
+def check(record, schema, where, errors):
+    for key, kind in schema.items():
+        if key not in record:
+            errors.append(f"{where}: missing '{key}'")
+        elif not isinstance(record[key], (int, float) if kind is float else kind) or (kind is int and isinstance(record[key], bool)):
+            errors.append(f"{where}: '{key}' is {type(record[key]).__name__}, expected {kind.__name__}")
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    with open(sys.argv[1]) as f:
+        run = json.load(f)
+    errors = []
+    check(run.get("machine", {}), MACHINE, "machine", errors)
+    seen = set()
+    for i, bench in enumerate(run.get("benchmarks", [])):
+        kind = bench.get("benchmark", "?")
+        seen.add(kind)
+        where = f"benchmarks[{i}] ({kind})"
+        if kind in ("barrier", "allreduce", "halo-contiguous", "halo-gathered", "halo-grid"):
+            check(bench, {"bytes": int, "outer": int, "inner": int, "results": list}, where, errors)
+            for j, r in enumerate(bench.get("results", [])):
+                check(r, TIMED, f"{where}.results[{j}]", errors)
+                if len(r.get("samples_us", [])) != bench.get("outer"):
+                    errors.append(f"{where}.results[{j}]: {len(r.get('samples_us', []))} samples, outer is {bench.get('outer')}")
+            if kind == "halo-grid":
+                live = {k: v for k, v in STATS.items() if k != "process_grid"}
+                check(bench.get("statistics", {}), live, where + ".statistics", errors)
+                check(bench.get("links", {}), {"memcpy_Bps": float}, where + ".links", errors)
+                for link in ("inter", "intra"):
+                    if link in bench.get("links", {}):
+                        check(bench["links"][link], LINK, f"{where}.links.{link}", errors)
+        elif kind == "stats":
+            for j, r in enumerate(bench.get("results", [])):
+                check(r, STATS, f"{where}.results[{j}]", errors)
+        elif kind == "halo-overlap":
+            for j, r in enumerate(bench.get("results", [])):
+                check(r, {"strategy": str, "bytes": int, "update_us": float, "work_us": float, "total_us": float,
+                          "overlap_percent": float}, f"{where}.results[{j}]", errors)
+        elif kind == "dot":
+            for j, r in enumerate(bench.get("rows", [])):
+                check(r, {"n": int, "hympi_mflops": float, "MPI_mflops": float}, f"{where}.rows[{j}]", errors)
+        elif kind == "sync":
+            check(bench, {"hympi": dict, "mpi": dict}, where, errors)
+        else:
+            errors.append(f"{where}: unknown benchmark kind")
+    if len(sys.argv) > 3 and sys.argv[2] == "--expect":
+        for kind in sys.argv[3].split(","):
+            if kind not in seen:
+                errors.append(f"no '{kind}' benchmark in the file")
+    if errors:
+        print("\n".join(errors))
+        sys.exit(1)
+    print(f"{sys.argv[1]}: {len(run['benchmarks'])} benchmark records match the schema")
+
+
+if __name__ == "__main__":
+    main()
