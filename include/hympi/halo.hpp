@@ -117,6 +117,10 @@ struct HaloStats {
   std::size_t intranode_bytes = 0;
 };
 
+/// Where a Halo's data comes from: the vectors passed to begin/end (it packs and unpacks),
+/// or, zero-copy, its own message buffers, which the code writes and reads itself.
+enum class HaloMode : uint8_t { vectors, buffers };
+
 /// One candidate timed by Strategy::automatic: seconds per update (slowest rank).
 struct HaloTrial {
   Strategy strategy;
@@ -127,7 +131,8 @@ class Halo {
  public:
   /// Collective. `fields`: how many vectors each update moves (one synchronization, several
   /// payloads); every rank passes the same value.
-  explicit Halo(const Pattern& pattern, Strategy strategy = Strategy::shm, int fields = 1);
+  explicit Halo(const Pattern& pattern, Strategy strategy = Strategy::shm, int fields = 1,
+                HaloMode mode = HaloMode::vectors);
   ~Halo();
   Halo(const Halo&) = delete;
   Halo& operator=(const Halo&) = delete;
@@ -155,6 +160,29 @@ class Halo {
   template <class T> void end(std::initializer_list<T*> vs) { end(typed(vs)); }
   template <class T> void update(std::initializer_list<T*> vs) { update(typed(vs)); }
 
+  // Zero-copy (HaloMode::buffers, MASHM's buffer pointers). One update:
+  //   halo.acquire();                                  // ends the reads of the previous update
+  //   for each neighbour n: fill halo.send_buffer<T>(n) // n: index in pattern.neighbors()
+  //   halo.begin_buffers();  compute();  halo.end_buffers();
+  //   for each neighbour n: read halo.recv_buffer<T>(n) // valid until the next acquire()
+  // A message holds field 0, then field 1, ...: for each point of the sender's send list,
+  // in order, `chunk` values. For aggregated strategies an internode buffer is the rank's
+  // part of the node-pair message itself. Strategies: shm, aggregated, aggregated_odm,
+  // flat_mpi and automatic; calls out of this order throw hympi::Error.
+  void acquire();
+  void begin_buffers();
+  void end_buffers();
+  template <class T> std::span<T> send_buffer(int neighbor) {
+    check_type(datatype_of<T>());
+    std::span<std::byte> b = buffer_bytes(neighbor, true);
+    return {reinterpret_cast<T*>(b.data()), b.size() / sizeof(T)};
+  }
+  template <class T> std::span<const T> recv_buffer(int neighbor) {
+    check_type(datatype_of<T>());
+    std::span<std::byte> b = buffer_bytes(neighbor, false);
+    return {reinterpret_cast<const T*>(b.data()), b.size() / sizeof(T)};
+  }
+
   /// Field `f`'s vector in shared memory, local_points * chunk elements, owned by this
   /// rank and zero-initialized. Only for shm_direct, which needs its vectors from here
   /// (the other strategies move any array).
@@ -173,6 +201,7 @@ class Halo {
   }
   void check_type(Datatype type) const;
   void* shared_field_bytes(int f);
+  std::span<std::byte> buffer_bytes(int neighbor, bool send);
 
   static constexpr std::size_t kMaxInline = 8;
   void* inline_[kMaxInline] = {};

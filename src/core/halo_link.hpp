@@ -15,6 +15,8 @@
 //    hold k + 1 when the receiver waits for k, which is why waits are `>=`: the slot of
 //    k is untouched until ack reaches k.
 //  - Both words only grow, so consecutive calls need no barrier.
+//  - Zero-copy: the receiver reads the slot in place and publishes ack only when it is
+//    done (at its next acquire), the sender writes the slot in place after the same wait.
 #pragma once
 
 #include <cstddef>

@@ -89,9 +89,9 @@ void wait_loop(const WaitConfig& config, const WaitSite& site, Ready ready, Nap 
       site.peer >= 0 ? "rank " + std::to_string(site.peer) : std::string("another node's leader");
   char text[640];
   std::snprintf(text, sizeof text,
-                "hympi watchdog: rank %d waited %.0f s in %s for %s: %s. It never arrived: "
-                "check that every rank calls the same hympi operations in the same order, or "
-                "raise HYMPI_TIMEOUT (seconds, 0 = never).",
+                "hympi watchdog: rank %d waited %.0f s in %s for %s: %s. Check that every rank "
+                "calls the same hympi operations in the same order, or raise HYMPI_TIMEOUT "
+                "(seconds, 0 = never).",
                 site.self, waited_s, site.operation, peer.c_str(), what_missing);
   g_watchdog.load(std::memory_order_relaxed)(text);
   std::abort();  // a handler that returns must not let the protocol run on garbage

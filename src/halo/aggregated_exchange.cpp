@@ -72,7 +72,11 @@ template <class Orders>
 class AggregatedExchange final : public Exchange {
  public:
   AggregatedExchange(std::vector<PeerPlan> peers, MPI_Comm comm, const ShmSetup& setup, HaloStats& stats)
-      : peers_(std::move(peers)), wait_(setup.wait), topo_(setup.topology), self_(setup.topology.node_rank()) {
+      : peers_(std::move(peers)),
+        wait_(setup.wait),
+        topo_(setup.topology),
+        self_(setup.topology.node_rank()),
+        fields_(setup.fields) {
     // Everyone's internode traffic on this node: (peer, bytes out, bytes in) per rank.
     std::vector<long long> mine;
     for (const PeerPlan& p : peers_)
@@ -181,8 +185,7 @@ class AggregatedExchange final : public Exchange {
         core::wait_at_least<Orders>(notice(g, self_), k, wait_, site("ghost update (aggregated): arrival of a node-pair message", world(g.owner)));
         const std::byte* region = region_.peers[std::size_t(g.owner)] + g.region_at;
         for (auto [plan, offset] : g.mine) plan->unpack_fields(region + offset, vectors);
-        counter(g).seq.fetch_add(1, Orders::publish);  // release: my reads end before the region is reused
-        core::wake_sleepers<Orders>(counter(g));
+        if (!deferred_release_) done_reading(g);
       }
     std::size_t s = 0;
     for (Group& g : send_)
@@ -190,6 +193,38 @@ class AggregatedExchange final : public Exchange {
         mpi::wait_all({&send_requests_[s++], 1}, wait_, site("ghost update (aggregated): node-pair send", g.remote_owner));
         for (int q : g.locals) core::publish<Orders>(notice(g, q), k);  // release: the region may be rewritten
       }
+  }
+
+  // Zero-copy: the parts of the shared regions themselves. A send region is written after
+  // its previous message left; a receive region is read until release_received().
+  bool has_buffers() const override { return true; }
+  void release_received() override {
+    if (k_ > 0)
+      for (Group& g : recv_)
+        if (!g.mine.empty()) done_reading(g);
+  }
+  void wait_sendable() override {
+    for (Group& g : send_)
+      if (!g.mine.empty())
+        core::wait_at_least<Orders>(notice(g, self_), k_, wait_, site("ghost update (aggregated): the previous send of a region", world(g.owner)));
+  }
+  std::optional<MessageBuffers> buffers(std::size_t index) override {
+    MessageBuffers b;
+    bool mine = false;
+    for (Group& g : send_)
+      for (auto [plan, offset] : g.mine)
+        if (plan->index == index) {
+          b.send = {region_.peers[std::size_t(g.owner)] + g.region_at + offset, plan->send_bytes(fields_)};
+          mine = true;
+        }
+    for (Group& g : recv_)
+      for (auto [plan, offset] : g.mine)
+        if (plan->index == index) {
+          b.recv = {region_.peers[std::size_t(g.owner)] + g.region_at + offset, plan->recv_bytes(fields_)};
+          mine = true;
+        }
+    for (const PeerPlan& p : peers_) mine = mine || p.index == index;
+    return mine ? std::optional(b) : std::nullopt;
   }
 
  private:
@@ -205,6 +240,11 @@ class AggregatedExchange final : public Exchange {
     (send ? send_requests_ : recv_requests_).push_back(request);
   }
 
+  void done_reading(Group& g) {
+    counter(g).seq.fetch_add(1, Orders::publish);  // release: my reads end before the region is reused
+    core::wake_sleepers<Orders>(counter(g));
+  }
+
   core::Channel& counter(const Group& g) {
     return *reinterpret_cast<core::Channel*>(region_.peers[std::size_t(g.owner)] + g.counter_at);
   }
@@ -217,7 +257,7 @@ class AggregatedExchange final : public Exchange {
   std::vector<PeerPlan> peers_;
   core::WaitConfig wait_;
   const Topology& topo_;
-  int self_;
+  int self_, fields_;
   std::vector<Group> send_, recv_;
   mpi::SharedRegion region_;
   std::vector<MPI_Request> send_requests_, recv_requests_;

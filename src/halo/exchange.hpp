@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -14,11 +15,30 @@ namespace hympi::halo {
 
 using Vectors = std::span<void* const>;
 
+/// One neighbour's packed messages in a part's own buffers (zero-copy).
+struct MessageBuffers {
+  std::span<std::byte> send;        // the next call's message to it
+  std::span<const std::byte> recv;  // the last call's message from it
+};
+
 class Exchange {
  public:
   virtual ~Exchange() = default;
   virtual void begin(Vectors vectors) = 0;
   virtual void end(Vectors vectors) = 0;
+
+  // Zero-copy (a Halo in buffer mode): begin/end get no vectors, so nothing is packed or
+  // unpacked; the user writes send buffers after wait_sendable() and reads receive buffers
+  // until release_received(), to which the end of the reads of call k is deferred.
+  virtual bool has_buffers() const { return false; }
+  void defer_release() { deferred_release_ = true; }
+  virtual void release_received() {}
+  virtual void wait_sendable() {}
+  /// Buffers of the neighbour at `index` in Pattern::Data::neighbors, if this part moves its data.
+  virtual std::optional<MessageBuffers> buffers(std::size_t /*index*/) { return std::nullopt; }
+
+ protected:
+  bool deferred_release_ = false;
 };
 
 /// One neighbour's packing and unpacking for every field; a message holds the fields one

@@ -63,6 +63,9 @@ struct Halo::Impl {
   Pattern pattern;
   Strategy requested, strategy;              // strategy: what runs (automatic's choice)
   int fields;
+  HaloMode mode;
+  // Zero-copy call order: acquire -> (write) -> begin_buffers -> end_buffers -> (read) -> acquire ...
+  enum class Phase { idle, filling, in_flight, received } phase = Phase::idle;
   MPI_Comm comm = MPI_COMM_NULL;             // the Halo's own: its messages match nothing else
   std::unique_ptr<mpi::SharedArena> arena;   // the Halo's own: freed with it
   std::vector<mpi::SharedRegion> vectors;    // shared_field(f), every node rank's
@@ -70,7 +73,7 @@ struct Halo::Impl {
   HaloStats stats;
   std::vector<HaloTrial> trials;
 
-  Impl(const Pattern& p, Strategy s, int f) : pattern(p), requested(s), strategy(s), fields(f) {
+  Impl(const Pattern& p, Strategy s, int f, HaloMode m) : pattern(p), requested(s), strategy(s), fields(f), mode(m) {
     const Topology& topo = pattern.data().context->topology();
     int all_fields[2] = {f, -f}, extremes[2] = {0, 0};
     mpi::check(MPI_Allreduce(all_fields, extremes, 2, MPI_INT, MPI_MAX, topo.world()), "MPI_Allreduce (Halo)");
@@ -80,11 +83,31 @@ struct Halo::Impl {
               std::to_string(extremes[0]) + ")";
     else if (f < 1)
       error = "hympi: Halo: fields must be >= 1, got " + std::to_string(f);
+    else if (m == HaloMode::buffers && !zero_copy_capable(s))
+      error = std::string("hympi: Halo: zero-copy buffers need shm, aggregated, aggregated_odm, flat_mpi or automatic, not ") +
+              name_of(s);
     mpi::throw_if_any(topo.world(), error);
 
     mpi::check(MPI_Comm_dup(topo.world(), &comm), "MPI_Comm_dup (Halo)");
     if (s == Strategy::automatic) strategy = choose();
     build(strategy);
+    if (mode == HaloMode::buffers)
+      for (auto& part : parts) part->defer_release();
+  }
+
+  static bool zero_copy_capable(Strategy s) {
+    return s == Strategy::shm || s == Strategy::aggregated || s == Strategy::aggregated_odm ||
+           s == Strategy::flat_mpi || s == Strategy::automatic;
+  }
+
+  void expect(HaloMode m, Phase from, const char* call) {
+    if (mode != m)
+      throw Error(std::string("hympi: Halo::") + call + " is for a Halo in " +
+                  (m == HaloMode::buffers ? "HaloMode::buffers (zero-copy)" : "HaloMode::vectors") + "; this one uses " +
+                  (mode == HaloMode::buffers ? "its buffers: call acquire, begin_buffers, end_buffers" : "vectors: call begin/end(v)"));
+    if (mode == HaloMode::buffers && phase != from)
+      throw Error(std::string("hympi: Halo::") + call + " out of order: one update is acquire(), writes to send_buffer, "
+                  "begin_buffers(), end_buffers(), reads of recv_buffer");
   }
 
   ~Impl() {
@@ -200,8 +223,8 @@ struct Halo::Impl {
   static constexpr std::size_t kSlabBytes = 64 << 10;  // per rank; larger requests get their own
 };
 
-Halo::Halo(const Pattern& pattern, Strategy strategy, int fields)
-    : impl_(std::make_unique<Impl>(pattern, strategy, fields)) {}
+Halo::Halo(const Pattern& pattern, Strategy strategy, int fields, HaloMode mode)
+    : impl_(std::make_unique<Impl>(pattern, strategy, fields, mode)) {}
 Halo::~Halo() = default;
 
 Strategy Halo::strategy() const { return impl_->strategy; }
@@ -211,13 +234,50 @@ int Halo::fields() const { return impl_->fields; }
 const HaloStats& Halo::stats() const { return impl_->stats; }
 
 void Halo::begin(std::span<void* const> vectors) {
+  impl_->expect(HaloMode::vectors, Impl::Phase::idle, "begin(vectors)");
   impl_->check_count(vectors);
   impl_->begin(vectors);
 }
 
 void Halo::end(std::span<void* const> vectors) {
+  impl_->expect(HaloMode::vectors, Impl::Phase::idle, "end(vectors)");
   impl_->check_count(vectors);
   impl_->end(vectors);
+}
+
+void Halo::acquire() {
+  impl_->expect(HaloMode::buffers, impl_->phase == Impl::Phase::idle ? Impl::Phase::idle : Impl::Phase::received,
+                "acquire()");
+  // Every part ends its reads before any waits for its own buffers: no wait depends on
+  // another part of a rank that is itself waiting.
+  for (auto& part : impl_->parts) part->release_received();
+  for (auto& part : impl_->parts) part->wait_sendable();
+  impl_->phase = Impl::Phase::filling;
+}
+
+void Halo::begin_buffers() {
+  impl_->expect(HaloMode::buffers, Impl::Phase::filling, "begin_buffers()");
+  impl_->begin({});
+  impl_->phase = Impl::Phase::in_flight;
+}
+
+void Halo::end_buffers() {
+  impl_->expect(HaloMode::buffers, Impl::Phase::in_flight, "end_buffers()");
+  impl_->end({});
+  impl_->phase = Impl::Phase::received;
+}
+
+std::span<std::byte> Halo::buffer_bytes(int neighbor, bool send) {
+  impl_->expect(HaloMode::buffers, send ? Impl::Phase::filling : Impl::Phase::received,
+                send ? "send_buffer()" : "recv_buffer()");
+  const std::size_t count = impl_->pattern.neighbors().size();
+  if (neighbor < 0 || std::size_t(neighbor) >= count)
+    throw Error("hympi: Halo buffer of neighbour " + std::to_string(neighbor) + ": the pattern has " +
+                std::to_string(count) + " neighbour(s) (indices into pattern.neighbors())");
+  for (auto& part : impl_->parts)
+    if (auto b = part->buffers(std::size_t(neighbor)))
+      return send ? b->send : std::span<std::byte>(const_cast<std::byte*>(b->recv.data()), b->recv.size());
+  throw Error("hympi: Halo: no part moves neighbour " + std::to_string(neighbor));
 }
 
 void Halo::check_type(Datatype type) const {

@@ -15,7 +15,7 @@ class MpiExchange final : public Exchange {
  public:
   MpiExchange(std::vector<PeerPlan> peers, MPI_Comm comm, int fields, const core::WaitConfig& wait,
               int world_rank)
-      : peers_(std::move(peers)), wait_(wait), world_rank_(world_rank) {
+      : peers_(std::move(peers)), wait_(wait), world_rank_(world_rank), fields_(fields) {
     // The watchdog names the operation with every peer (the first one as the rank).
     std::string from, to;
     for (const PeerPlan& p : peers_) {
@@ -78,10 +78,20 @@ class MpiExchange final : public Exchange {
     mpi::wait_all(send_requests_, wait_, {send_site_.c_str(), world_rank_, first_to_});
   }
 
+  // Zero-copy: the packed buffers. end() completed the sends; receives restart in begin().
+  bool has_buffers() const override { return true; }
+  std::optional<MessageBuffers> buffers(std::size_t index) override {
+    for (std::size_t i = 0; i < peers_.size(); ++i)
+      if (peers_[i].index == index)
+        return MessageBuffers{{send_buffer_.data() + send_at_[i], peers_[i].send_bytes(fields_)},
+                              {recv_buffer_.data() + recv_at_[i], peers_[i].recv_bytes(fields_)}};
+    return std::nullopt;
+  }
+
  private:
   std::vector<PeerPlan> peers_;
   core::WaitConfig wait_;
-  int world_rank_;
+  int world_rank_, fields_;
   std::string receive_site_, send_site_;
   int first_from_ = -1, first_to_ = -1;
   std::vector<std::byte> send_buffer_, recv_buffer_;

@@ -1,5 +1,7 @@
 #include "halo/shm_exchange.hpp"
 
+#include <algorithm>
+
 #include "core/halo_link.hpp"
 #include "halo/for_orders.hpp"
 #include "mpi/mpi_check.hpp"
@@ -105,7 +107,7 @@ class LinkExchange : public Exchange {
         // observe: a value >= k makes the sender's writes of call k visible to us.
         if (link.ends.ready->seq.load(Orders::observe) >= k) {
           take(link);
-          core::link_release<Orders>(link.ends, k);
+          if (!this->deferred_release_) core::link_release<Orders>(link.ends, k);
           pending_[i] = pending_.back();
           pending_.pop_back();
           progressed = true;
@@ -137,7 +139,8 @@ class ShmExchange final : public LinkExchange<Orders> {
   // of one slot at 1-16 KiB); from 512 KiB one slot keeps the link's data in cache
   // (0.9x at 1 MiB). Both ends derive the same depth from the same message size.
   static int depth(std::size_t bytes) { return bytes >= (512u << 10) ? 1 : 2; }
-  ShmExchange(std::vector<PeerPlan> peers, const ShmSetup& setup) : Base(std::move(peers), setup, depth, true) {}
+  ShmExchange(std::vector<PeerPlan> peers, const ShmSetup& setup)
+      : Base(std::move(peers), setup, depth, true), fields_(setup.fields) {}
 
   void begin(Vectors vectors) override {
     const uint64_t k = ++this->k_;
@@ -153,6 +156,33 @@ class ShmExchange final : public LinkExchange<Orders> {
     const uint64_t k = this->k_;
     this->receive_all(k, [&](InLink& link) { link.peer->unpack_fields(link.slots + (k % link.ends.depth) * link.stride, vectors); });
   }
+
+  // Zero-copy: the slots themselves. Call k's slots are read until release_received();
+  // call k+1's are written after wait_sendable().
+  bool has_buffers() const override { return true; }
+  void release_received() override {
+    if (this->k_ > 0)
+      for (InLink& link : this->links_.in) core::link_release<Orders>(link.ends, this->k_);
+  }
+  void wait_sendable() override {
+    for (OutLink& link : this->links_.out)
+      core::link_wait_slot_free<Orders>(link.ends, this->k_ + 1, this->wait_,
+                                        this->site("ghost update: acknowledgement from a receiver", *link.peer));
+  }
+  std::optional<MessageBuffers> buffers(std::size_t index) override {
+    const auto peer = std::find_if(this->peers_.begin(), this->peers_.end(), [&](const PeerPlan& p) { return p.index == index; });
+    if (peer == this->peers_.end()) return std::nullopt;
+    const uint64_t k = this->k_;
+    MessageBuffers b;
+    for (OutLink& link : this->links_.out)
+      if (link.peer == &*peer) b.send = {link.slots + ((k + 1) % link.ends.depth) * link.stride, peer->send_bytes(fields_)};
+    for (InLink& link : this->links_.in)
+      if (link.peer == &*peer) b.recv = {link.slots + (k % link.ends.depth) * link.stride, peer->recv_bytes(fields_)};
+    return b;
+  }
+
+ private:
+  int fields_;
 };
 
 template <class Orders>

@@ -299,6 +299,78 @@ TEST_P(EveryStrategy, LocalOrderingKeepsTheResult) {
 INSTANTIATE_TEST_SUITE_P(Halo, EveryStrategy, ::testing::ValuesIn(hympi::all_strategies().begin(), hympi::all_strategies().end()),
                          [](const auto& param_info) { return std::string(hympi::name_of(param_info.param)); });
 
+/// Zero-copy: the code packs each neighbour's values into send_buffer(n) itself and reads
+/// its ghosts from recv_buffer(n), which must stay intact until the next acquire() even
+/// while neighbours run ahead.
+void check_zero_copy(Strategy strategy, const Graph& graph, int chunk, int fields, long updates) {
+  const int me = world_rank();
+  const std::vector<NeighborLists> lists = graph.lists(me);
+  hympi::Pattern pattern = hympi::Pattern::from_lists(context(), graph.local_points(me), lists, chunk);
+  hympi::Halo halo(pattern, strategy, fields, hympi::HaloMode::buffers);
+  std::mt19937 gen(77u + unsigned(me));
+  long wrong = 0;
+  for (long it = 1; it <= updates && wrong == 0; ++it) {
+    halo.acquire();
+    for (std::size_t n = 0; n < lists.size(); ++n) {
+      std::span<double> out = halo.send_buffer<double>(int(n));
+      ASSERT_EQ(out.size(), lists[n].send.size() * std::size_t(chunk * fields));
+      std::size_t at = 0;
+      for (int f = 0; f < fields; ++f)
+        for (int id : lists[n].send)
+          for (int c = 0; c < chunk; ++c) out[at++] = value<double>(graph.global_id(me, id), c, f, it);
+    }
+    jitter(gen);
+    halo.begin_buffers();
+    jitter(gen);
+    halo.end_buffers();
+    for (int pass = 0; pass < 2; ++pass) {  // read twice around a pause: nobody overwrote them
+      for (std::size_t n = 0; n < lists.size(); ++n) {
+        std::span<const double> in = halo.recv_buffer<double>(int(n));
+        EXPECT_EQ(in.size(), lists[n].recv.size() * std::size_t(chunk * fields));
+        std::size_t at = 0;
+        for (int f = 0; f < fields; ++f)
+          for (int id : lists[n].recv)
+            for (int c = 0; c < chunk; ++c) wrong += in[at++] != value<double>(graph.global_id(me, id), c, f, it);
+      }
+      if (pass == 0 && gen() % 8 == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+  }
+  EXPECT_EQ(wrong, 0) << hympi::name_of(strategy) << " zero-copy: wrong values on rank " << me;
+}
+
+class ZeroCopy : public ::testing::TestWithParam<Strategy> {};
+
+TEST_P(ZeroCopy, RandomGraphsAndGrids) {
+  check_zero_copy(GetParam(), random_graph(43, 300, 60, 0.6), 1, 1, iterations());
+  check_zero_copy(GetParam(), random_graph(47, 100, 40, 0.7), 3, 2, 50);
+  check_zero_copy(GetParam(), grid_graph(3, 5), 1, 1, 50);
+}
+
+INSTANTIATE_TEST_SUITE_P(Halo, ZeroCopy,
+                         ::testing::Values(Strategy::shm, Strategy::aggregated, Strategy::aggregated_odm,
+                                           Strategy::flat_mpi, Strategy::automatic),
+                         [](const auto& param_info) { return std::string(hympi::name_of(param_info.param)); });
+
+TEST(HaloErrors, ZeroCopyMisuse) {
+  hympi::Pattern pattern = hympi::Pattern::from_lists(context(), 4, {});
+  expect_error_on_every_rank([&] { hympi::Halo h(pattern, Strategy::rma_fence, 1, hympi::HaloMode::buffers); },
+                             "hympi: Halo: zero-copy buffers need shm, aggregated, aggregated_odm, flat_mpi or "
+                             "automatic, not rma_fence");
+  hympi::Halo halo(pattern, Strategy::shm, 1, hympi::HaloMode::buffers);
+  double v[4];
+  EXPECT_THROW(halo.update(v), hympi::Error);             // buffers mode
+  EXPECT_THROW(halo.begin_buffers(), hympi::Error);       // before acquire()
+  EXPECT_THROW(halo.recv_buffer<double>(0), hympi::Error);  // nothing received yet
+  halo.acquire();
+  EXPECT_THROW(halo.send_buffer<double>(0), hympi::Error);  // no neighbour 0
+  EXPECT_THROW(halo.send_buffer<float>(0), hympi::Error);   // wrong type
+  halo.begin_buffers();
+  EXPECT_THROW(halo.acquire(), hympi::Error);  // in flight
+  halo.end_buffers();
+  hympi::Halo plain(pattern, Strategy::shm);
+  EXPECT_THROW(plain.acquire(), hympi::Error);
+}
+
 TEST(HaloStats, OneMessagePerNodePairWhenAggregated) {
   const Graph g = random_graph(31, 120, 40, 0.7);
   const int me = world_rank();
