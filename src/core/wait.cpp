@@ -59,9 +59,11 @@ Phases phases_for(const WaitConfig& config) {
 }
 
 /// The policy's loop: `ready()` polls, `nap()` blocks briefly in the sleep phase,
-/// `missing()` describes what never came for the watchdog.
+/// `missing()` describes what never came for the watchdog, `progress()` (if any) runs
+/// once per round after the spin phase.
 template <class Ready, class Nap, class Missing>
-void wait_loop(const WaitConfig& config, const WaitSite& site, Ready ready, Nap nap, Missing missing) {
+void wait_loop(const WaitConfig& config, const WaitSite& site, Ready ready, Nap nap, Missing missing,
+               FunctionRef<void()> progress = {}) {
   const Phases phases = phases_for(config);
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
@@ -77,6 +79,7 @@ void wait_loop(const WaitConfig& config, const WaitSite& site, Ready ready, Nap 
     const double waited = std::chrono::duration<double>(Clock::now() - start).count();
     if (config.timeout_s > 0 && waited > config.timeout_s) fire_watchdog(site, missing().c_str(), waited);
     if (round <= phases.spins) continue;
+    if (progress) progress();
     if (phases.may_sleep && waited >= phases.sleep_after_s) nap();
     else sched_yield();
   }
@@ -104,7 +107,7 @@ WatchdogHandler set_watchdog_handler(WatchdogHandler handler) {
 
 template <class Orders>
 uint64_t wait_at_least(Channel& channel, uint64_t target, const WaitConfig& config,
-                       const WaitSite& site) {
+                       const WaitSite& site, FunctionRef<void()> progress) {
   // Acquire on every load that may end the wait: the caller reads the peer's data next.
   uint64_t seen = channel.seq.load(Orders::observe);
   if (seen >= target) return seen;
@@ -117,7 +120,7 @@ uint64_t wait_at_least(Channel& channel, uint64_t target, const WaitConfig& conf
   auto missing = [&] {
     return "expected sequence >= " + std::to_string(target) + ", observed " + std::to_string(seen);
   };
-  wait_loop(config, site, ready, nap, missing);
+  wait_loop(config, site, ready, nap, missing, progress);
   return seen;
 }
 
@@ -143,9 +146,9 @@ void wake_sleepers(Channel& channel) {
 }
 
 template uint64_t wait_at_least<TunedOrders>(Channel&, uint64_t, const WaitConfig&,
-                                             const WaitSite&);
+                                             const WaitSite&, FunctionRef<void()>);
 template uint64_t wait_at_least<SeqCstOrders>(Channel&, uint64_t, const WaitConfig&,
-                                              const WaitSite&);
+                                              const WaitSite&, FunctionRef<void()>);
 template void publish<TunedOrders>(Channel&, uint64_t);
 template void publish<SeqCstOrders>(Channel&, uint64_t);
 template void wake_sleepers<TunedOrders>(Channel&);

@@ -62,10 +62,11 @@ WatchdogHandler set_watchdog_handler(WatchdogHandler handler);
 
 /// Blocks until `channel.seq >= target` and returns the value seen. The final load is an
 /// acquire (or seq_cst with SeqCstOrders): data published before the peer's store is
-/// visible after return.
+/// visible after return. `progress`, if given, runs between polls once spinning is over
+/// (e.g. to drive MPI progress for requests the peer's publication may depend on).
 template <class Orders>
 uint64_t wait_at_least(Channel& channel, uint64_t target, const WaitConfig& config,
-                       const WaitSite& site);
+                       const WaitSite& site, FunctionRef<void()> progress = {});
 
 /// Polls `ready()` under the same policy (naps instead of futex sleeps): for waits that
 /// are not on a channel, e.g. an MPI request among node leaders. `what` tells the

@@ -76,7 +76,8 @@ class AggregatedExchange final : public Exchange {
         wait_(setup.wait),
         topo_(setup.topology),
         self_(setup.topology.node_rank()),
-        fields_(setup.fields) {
+        fields_(setup.fields),
+        comm_(comm) {
     // Everyone's internode traffic on this node: (peer, bytes out, bytes in) per rank.
     std::vector<long long> mine;
     for (const PeerPlan& p : peers_)
@@ -151,13 +152,13 @@ class AggregatedExchange final : public Exchange {
     std::size_t r = 0;
     for (Group& g : recv_)
       if (g.owner == self_) {
-        core::wait_at_least<Orders>(counter(g), (k - 1) * g.locals.size(), wait_, site("ghost update (aggregated): readers of a receive region", world(g.locals.front())));
+        wait_progressing(counter(g), (k - 1) * g.locals.size(), site("ghost update (aggregated): readers of a receive region", world(g.locals.front())));
         mpi::check(MPI_Start(&recv_requests_[r++]), "MPI_Start (aggregated receive)");
       }
     // My parts of each send region, once its previous message has left.
     for (Group& g : send_)
       if (!g.mine.empty()) {
-        core::wait_at_least<Orders>(notice(g, self_), k - 1, wait_, site("ghost update (aggregated): the previous send of a region", world(g.owner)));
+        wait_progressing(notice(g, self_), k - 1, site("ghost update (aggregated): the previous send of a region", world(g.owner)));
         std::byte* region = region_.peers[std::size_t(g.owner)] + g.region_at;
         for (auto [plan, offset] : g.mine) plan->pack_fields(vectors, region + offset);
         counter(g).seq.fetch_add(1, Orders::publish);  // release: my part is written before the owner sends
@@ -167,7 +168,7 @@ class AggregatedExchange final : public Exchange {
     std::size_t s = 0;
     for (Group& g : send_)
       if (g.owner == self_) {
-        core::wait_at_least<Orders>(counter(g), k * g.locals.size(), wait_, site("ghost update (aggregated): writers of a send region", world(g.locals.front())));
+        wait_progressing(counter(g), k * g.locals.size(), site("ghost update (aggregated): writers of a send region", world(g.locals.front())));
         mpi::check(MPI_Start(&send_requests_[s++]), "MPI_Start (aggregated send)");
       }
   }
@@ -182,7 +183,7 @@ class AggregatedExchange final : public Exchange {
       }
     for (Group& g : recv_)
       if (!g.mine.empty()) {
-        core::wait_at_least<Orders>(notice(g, self_), k, wait_, site("ghost update (aggregated): arrival of a node-pair message", world(g.owner)));
+        wait_progressing(notice(g, self_), k, site("ghost update (aggregated): arrival of a node-pair message", world(g.owner)));
         const std::byte* region = region_.peers[std::size_t(g.owner)] + g.region_at;
         for (auto [plan, offset] : g.mine) plan->unpack_fields(region + offset, vectors);
         if (!deferred_release_) done_reading(g);
@@ -206,7 +207,7 @@ class AggregatedExchange final : public Exchange {
   void wait_sendable() override {
     for (Group& g : send_)
       if (!g.mine.empty())
-        core::wait_at_least<Orders>(notice(g, self_), k_, wait_, site("ghost update (aggregated): the previous send of a region", world(g.owner)));
+        wait_progressing(notice(g, self_), k_, site("ghost update (aggregated): the previous send of a region", world(g.owner)));
   }
   std::optional<MessageBuffers> buffers(std::size_t index) override {
     MessageBuffers b;
@@ -240,6 +241,16 @@ class AggregatedExchange final : public Exchange {
     (send ? send_requests_ : recv_requests_).push_back(request);
   }
 
+  /// A wait on a node peer that also drives MPI progress: the peer may itself wait for an
+  /// MPI message that needs this rank's progress (a rendezvous of a request it started).
+  void wait_progressing(core::Channel& channel, uint64_t target, const core::WaitSite& where) {
+    auto progress = [this] {
+      int flag = 0;
+      MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &flag, MPI_STATUS_IGNORE);
+    };
+    core::wait_at_least<Orders>(channel, target, wait_, where, progress);
+  }
+
   void done_reading(Group& g) {
     counter(g).seq.fetch_add(1, Orders::publish);  // release: my reads end before the region is reused
     core::wake_sleepers<Orders>(counter(g));
@@ -258,6 +269,7 @@ class AggregatedExchange final : public Exchange {
   core::WaitConfig wait_;
   const Topology& topo_;
   int self_, fields_;
+  MPI_Comm comm_;
   std::vector<Group> send_, recv_;
   mpi::SharedRegion region_;
   std::vector<MPI_Request> send_requests_, recv_requests_;
