@@ -105,6 +105,21 @@ def fit(paths):
     return fitted
 
 
+def merged_links(paths):
+    """The median of each link measurement over the runs (runs on one node have no
+    internode link, runs with one rank per node no intranode link)."""
+    found = {"inter": [], "intra": [], "memcpy_Bps": []}
+    for _, rec in records(paths, "halo-grid"):
+        for key in found:
+            if key in rec["links"]:
+                found[key].append(rec["links"][key])
+    links = {"memcpy_Bps": float(np.median(found["memcpy_Bps"]))}
+    for key in ("inter", "intra"):
+        if found[key]:
+            links[key] = {m: float(np.median([l[m] for l in found[key]])) for m in ("latency_us", "bandwidth_Bps")}
+    return links
+
+
 def predict(fitted, links, st, strategy):
     known, cols = rows_of(links, st)[MODELS[strategy][0]]
     params = [v if v is not None else 0.0 for k, v in fitted[strategy].items() if k not in ("rms_relative", "samples")]
@@ -128,10 +143,12 @@ def main():
     if args.command == "predict":
         if not args.stats:
             sys.exit("cost_model: predict needs --stats STATS.json (hympi-bench stats --json ...)")
-        links = next(records(args.runs, "halo-grid"))[1]["links"]
+        links = merged_links(args.runs)
         _, stats = next(records([args.stats], "stats"))
         print(f"\nPredicted us per update ({stats['stencil']} on {'x'.join(map(str, stats['grid']))}, "
-              f"{stats['ranks_per_node']} ranks per node, links of the first run):\n")
+              f"{stats['ranks_per_node']} ranks per node; links, median of the runs: " +
+              "; ".join(f"{k} {v['latency_us']:.2f} us {v['bandwidth_Bps'] / 1e9:.2f} GB/s" for k, v in links.items() if k != "memcpy_Bps") +
+              f"; memcpy {links['memcpy_Bps'] / 1e9:.1f} GB/s):\n")
         print("| nodes | ranks | flat_mpi | aggregated | aggregated_odm | aggregated / flat |")
         print("|---|---|---|---|---|---|")
         for row in stats["results"]:

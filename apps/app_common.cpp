@@ -1,0 +1,59 @@
+#include "app_common.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace hympi::apps {
+
+void add_common_options(CLI::App& app, CommonOptions& o) {
+  app.add_option("--strategy", o.strategy, "ghost-update strategy (shm, flat_mpi, aggregated, ...)");
+  app.add_option("--iterations", o.iterations, "iterations")->check(CLI::PositiveNumber);
+  app.add_option("--check-every", o.check_every, "residual every this many iterations")->check(CLI::PositiveNumber);
+  app.add_option("--placement", o.placement, "first-touch (each rank its own arrays) or rank0 (node rank 0 allocates and touches all)")
+      ->check(CLI::IsMember({"first-touch", "rank0"}));
+  app.add_flag("--verify", o.verify, "gather the result and compare it with a serial run on rank 0");
+}
+
+Arrays::Arrays(const Context& ctx, const std::string& placement, int arrays, std::size_t count) {
+  const Topology& topo = ctx.topology();
+  if (placement == "first-touch") {
+    for (int i = 0; i < arrays; ++i) {
+      own_.emplace_back(count, 0.0);  // written here, by the rank that uses it
+      pointers_.push_back(own_.back().data());
+    }
+    return;
+  }
+  // rank0: one region for the node, packed without padding, written by node rank 0.
+  std::vector<unsigned long long> counts(std::size_t(topo.node_size()));
+  unsigned long long mine = count;
+  MPI_Allgather(&mine, 1, MPI_UNSIGNED_LONG_LONG, counts.data(), 1, MPI_UNSIGNED_LONG_LONG, topo.node());
+  unsigned long long total = 0, before = 0;
+  for (int q = 0; q < topo.node_size(); ++q) {
+    if (q < topo.node_rank()) before += counts[std::size_t(q)];
+    total += counts[std::size_t(q)];
+  }
+  const std::size_t bytes = topo.node_rank() == 0 ? std::size_t(total) * std::size_t(arrays) * sizeof(double) : 0;
+  window_ = std::make_unique<SharedWindow>(topo.node(), bytes);
+  auto* base = reinterpret_cast<double*>(window_->segment(0));
+  if (topo.node_rank() == 0) std::fill(base, base + total * std::size_t(arrays), 0.0);
+  MPI_Barrier(topo.node());
+  for (int i = 0; i < arrays; ++i) pointers_.push_back(base + std::size_t(i) * total + before);
+}
+
+void report(const Context& ctx, const std::string& app, const std::string& strategy, int iterations,
+            double residual, double checksum, const Split& split) {
+  double mine[3] = {split.compute, split.ghost, split.reduce}, worst[3];
+  MPI_Reduce(mine, worst, 3, MPI_DOUBLE, MPI_MAX, 0, ctx.topology().world());
+  if (ctx.topology().world_rank() != 0) return;
+  const double total = worst[0] + worst[1] + worst[2], per = 1e6 / iterations;
+  fmt::print("# {}  strategy={}  ranks={}  nodes={}\n", app, strategy, ctx.topology().world_size(),
+             ctx.topology().node_count());
+  fmt::print("iterations {}\nresidual {:.12e}\nchecksum {:.15e}\n", iterations, residual, checksum);
+  fmt::print("# per iteration (us, max over ranks)   compute {:.2f}   ghost update {:.2f}   reductions {:.2f}"
+             "   communication share {:.1f} %\n",
+             worst[0] * per, worst[1] * per, worst[2] * per, total > 0 ? 100.0 * (worst[1] + worst[2]) / total : 0.0);
+}
+
+}  // namespace hympi::apps

@@ -1,0 +1,59 @@
+// What every hympi application shares: the command-line options (strategy, iterations,
+// placement), where its arrays live, the time split (compute / ghost update / reductions)
+// and the report, printed by rank 0 with the maxima over ranks.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <mpi.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hympi/hympi.hpp"
+
+namespace hympi::apps {
+
+struct CommonOptions {
+  std::string strategy = "shm";
+  int iterations = 200;
+  int check_every = 10;          // residual (an allreduce) every this many iterations
+  std::string placement = "first-touch";
+  bool verify = false;           // compare with a serial run on rank 0
+};
+
+void add_common_options(CLI::App& app, CommonOptions& options);
+
+/// Arrays of `count` doubles per rank. "first-touch": each rank allocates and initializes
+/// its own (the default; book 8.1.1). "rank0": the node's arrays are one contiguous region
+/// of a shared window allocated and first written by node rank 0 (the seed's contiguous
+/// shared allocation: pages on rank 0's memory, arrays of neighbours share pages).
+class Arrays {
+ public:
+  Arrays(const Context& ctx, const std::string& placement, int arrays, std::size_t count);
+  double* operator[](int i) { return pointers_[std::size_t(i)]; }
+
+ private:
+  std::vector<std::vector<double>> own_;
+  std::unique_ptr<SharedWindow> window_;
+  std::vector<double*> pointers_;
+};
+
+/// Seconds spent per phase on this rank.
+struct Split {
+  double compute = 0, ghost = 0, reduce = 0;
+};
+
+/// Runs `f` and adds its duration to `slot`.
+template <class F>
+void timed(double& slot, F&& f) {
+  const double start = MPI_Wtime();
+  f();
+  slot += MPI_Wtime() - start;
+}
+
+/// Rank 0 prints one line per quantity, OSU-like; times are maxima over ranks.
+void report(const Context& ctx, const std::string& app, const std::string& strategy, int iterations,
+            double residual, double checksum, const Split& split);
+
+}  // namespace hympi::apps
