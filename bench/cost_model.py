@@ -10,7 +10,8 @@ bandwidth from the ping-pong measured in the same launch, m the memcpy bandwidth
   aggregated  C_M = N_M (f_inter + s_M / (b_inter B_M)) + N_intra s_intra / (m B_m) + S
 
 The fit gives 1/B (B: the achieved fraction of the ping-pong bandwidth) and S (the
-intranode synchronization cost, us); the model is linear in them.
+intranode synchronization cost, us); the model is linear in them, and the fit minimizes
+the relative error (each run weighted by 1 / its time).
 
     bench/cost_model.py fit RUN.json [RUN.json ...]               # halo-grid records
     bench/cost_model.py predict RUN.json [...] --stats STATS.json  # + hympi-bench stats record
@@ -95,8 +96,10 @@ def fit(paths):
         if len(measured) < len(used):
             sys.exit(f"cost_model: {s}: {len(measured)} measured configurations for {len(used)} parameters; "
                      "run hympi-bench halo-grid on more grids or node sizes")
+        # Relative least squares: runs of 2 us and of 600 us count alike.
+        weight = 1.0 / np.array(measured, dtype=float)
         x = np.zeros(A.shape[1])
-        x[used] = np.linalg.lstsq(A[:, used], y, rcond=None)[0]
+        x[used] = np.linalg.lstsq(A[:, used] * weight[:, None], y * weight, rcond=None)[0]
         predicted = A @ x + np.array(known)
         rel = (predicted - np.array(measured)) / np.array(measured)
         fitted[s] = {n: (float(x[j]) if j in used else None) for j, n in enumerate(names)}
