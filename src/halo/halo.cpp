@@ -214,10 +214,16 @@ struct Halo::Impl {
     end(v);
   }
 
-  void check_count(std::span<void* const> v) const {
+  /// Before any part starts (a throw after MPI requests started would free their buffers).
+  void check_vectors(std::span<void* const> v) const {
     if (v.size() != std::size_t(fields))
       throw Error("hympi: Halo was set up for " + std::to_string(fields) + " field(s), got " +
                   std::to_string(v.size()));
+    if (strategy == Strategy::shm_direct)
+      for (std::size_t f = 0; f < v.size(); ++f)
+        if (v[f] != vectors[f].local)
+          throw Error("hympi: Halo(shm_direct) moves the vectors of Halo::shared_field(); field " +
+                      std::to_string(f) + " is another array");
   }
 
   static constexpr std::size_t kSlabBytes = 64 << 10;  // per rank; larger requests get their own
@@ -235,13 +241,13 @@ const HaloStats& Halo::stats() const { return impl_->stats; }
 
 void Halo::begin(std::span<void* const> vectors) {
   impl_->expect(HaloMode::vectors, Impl::Phase::idle, "begin(vectors)");
-  impl_->check_count(vectors);
+  impl_->check_vectors(vectors);
   impl_->begin(vectors);
 }
 
 void Halo::end(std::span<void* const> vectors) {
   impl_->expect(HaloMode::vectors, Impl::Phase::idle, "end(vectors)");
-  impl_->check_count(vectors);
+  impl_->check_vectors(vectors);
   impl_->end(vectors);
 }
 

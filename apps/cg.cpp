@@ -1,0 +1,243 @@
+// Conjugate gradients for the P1 finite-element operator K + M (stiffness plus lumped
+// mass: symmetric positive definite without boundary conditions) on the seed's cube mesh,
+// partitioned by METIS (two levels on several nodes: nodes first, then their ranks).
+// Every matrix-vector product starts with a hympi ghost update, every dot product is a
+// hympi allreduce. b = A 1, so the exact solution is all ones.
+//   mpiexec -n 2 cg [--size 0.03] [--strategy shm] [--tolerance 1e-8] [--verify]
+// --verify: the same solve on one rank (rank 0, serial) must agree to round-off, and a
+// second parallel solve with flat_mpi must agree bit for bit (the strategy moves data, it
+// does not change arithmetic).
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <unordered_map>
+
+#include "app_common.hpp"
+#include "cube_mesh.hpp"
+#include "distributed.hpp"
+
+namespace hympi::apps {
+namespace {
+
+struct Csr {
+  std::vector<int> offsets{0}, columns;  // local ids
+  std::vector<double> values;
+  int rows() const { return int(offsets.size()) - 1; }
+};
+
+/// Rows of the owned vertices of `local`, columns in its local numbering.
+Csr assemble(const mesh::TetMesh& m, const mesh::LocalMesh& local) {
+  std::unordered_map<int64_t, int> local_id;
+  for (std::size_t i = 0; i < local.global.size(); ++i) local_id.emplace(local.global[i], int(i));
+  auto owned = [&](int32_t v) {
+    const auto it = local_id.find(v);
+    return it != local_id.end() && it->second < local.owned ? it->second : -1;
+  };
+  std::vector<std::unordered_map<int, double>> rows(std::size_t(local.owned));
+  for (std::size_t t = 0; t < m.tets.size(); t += 4) {
+    const int32_t* v = &m.tets[t];
+    if (owned(v[0]) < 0 && owned(v[1]) < 0 && owned(v[2]) < 0 && owned(v[3]) < 0) continue;
+    // Gradients of the barycentric functions: rows of the inverse of the edge matrix.
+    auto x = [&](int a, int d) { return m.xyz[3 * std::size_t(v[a]) + std::size_t(d)]; };
+    double e[3][3];
+    for (int r = 0; r < 3; ++r)
+      for (int d = 0; d < 3; ++d) e[r][d] = x(r + 1, d) - x(0, d);
+    const double det = e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1]) - e[0][1] * (e[1][0] * e[2][2] - e[1][2] * e[2][0]) +
+                       e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0]);
+    const double volume = std::abs(det) / 6;
+    std::array<std::array<double, 3>, 4> grad{};
+    for (int r = 0; r < 3; ++r)  // grad lambda_{r+1}: row r of inverse(e)^T, by cofactors
+      for (int d = 0; d < 3; ++d) {
+        const int r1 = (r + 1) % 3, r2 = (r + 2) % 3, d1 = (d + 1) % 3, d2 = (d + 2) % 3;
+        grad[std::size_t(r) + 1][std::size_t(d)] = (e[r1][d1] * e[r2][d2] - e[r1][d2] * e[r2][d1]) / det;
+      }
+    for (int d = 0; d < 3; ++d) grad[0][std::size_t(d)] = -grad[1][std::size_t(d)] - grad[2][std::size_t(d)] - grad[3][std::size_t(d)];
+    for (int a = 0; a < 4; ++a) {
+      const int row = owned(v[a]);
+      if (row < 0) continue;
+      rows[std::size_t(row)][row] += volume / 4;  // lumped mass
+      for (int b = 0; b < 4; ++b) {
+        const double k = volume * (grad[std::size_t(a)][0] * grad[std::size_t(b)][0] + grad[std::size_t(a)][1] * grad[std::size_t(b)][1] +
+                                   grad[std::size_t(a)][2] * grad[std::size_t(b)][2]);
+        rows[std::size_t(row)][local_id.at(v[b])] += k;
+      }
+    }
+  }
+  Csr a;
+  for (auto& row : rows) {
+    std::vector<std::pair<int, double>> sorted(row.begin(), row.end());
+    std::sort(sorted.begin(), sorted.end());  // same summation order everywhere
+    for (auto [c, value] : sorted) a.columns.push_back(c), a.values.push_back(value);
+    a.offsets.push_back(int(a.columns.size()));
+  }
+  return a;
+}
+
+void multiply(const Csr& a, const double* x, double* y) {
+  for (int r = 0; r < a.rows(); ++r) {
+    double sum = 0;
+    for (int e = a.offsets[std::size_t(r)]; e < a.offsets[std::size_t(r) + 1]; ++e) sum += a.values[std::size_t(e)] * x[a.columns[std::size_t(e)]];
+    y[r] = sum;
+  }
+}
+
+struct Solve {
+  int iterations = 0;
+  double residual = 0;
+  std::vector<double> x;  // owned values
+  Split split;
+};
+
+/// CG on the rows of `a` (owned), vectors of `points` entries (owned then ghosts); `halo`
+/// and `ctx` null: serial.
+Solve cg(const Csr& a, int points, Context* ctx, Halo* halo, double tolerance, int max_iterations) {
+  const std::size_t n = std::size_t(a.rows());
+  Solve s;
+  auto dot = [&](const double* u, const double* w) {
+    double local = 0;
+    timed(s.split.compute, [&] {
+      for (std::size_t i = 0; i < n; ++i) local += u[i] * w[i];
+    });
+    if (ctx) timed(s.split.reduce, [&] { local = ctx->allreduce(local, Op::sum); });
+    return local;
+  };
+  std::vector<double> ones(std::size_t(points), 1.0), b(n), r(n), p_storage(std::size_t(points), 0.0), q(n);
+  // The search direction is the vector the ghost update moves (shm_direct: the Halo's own).
+  double* p = halo && halo->strategy() == Strategy::shm_direct ? halo->shared_field<double>() : p_storage.data();
+  s.x.assign(n, 0.0);
+  multiply(a, ones.data(), b.data());  // b = A 1: the solution is all ones
+  r = b;
+  std::copy(r.begin(), r.end(), p);
+  const double norm_b = std::sqrt(dot(b.data(), b.data()));
+  double rr = dot(r.data(), r.data());
+  s.residual = std::sqrt(rr) / norm_b;
+  while (s.iterations < max_iterations && s.residual > tolerance) {
+    if (halo) timed(s.split.ghost, [&] { halo->update(p); });
+    timed(s.split.compute, [&] { multiply(a, p, q.data()); });
+    const double alpha = rr / dot(p, q.data());
+    timed(s.split.compute, [&] {
+      for (std::size_t i = 0; i < n; ++i) s.x[i] += alpha * p[i], r[i] -= alpha * q[i];
+    });
+    const double rr_next = dot(r.data(), r.data()), beta = rr_next / rr;
+    rr = rr_next;
+    timed(s.split.compute, [&] {
+      for (std::size_t i = 0; i < n; ++i) p[i] = r[i] + beta * p[i];
+    });
+    s.residual = std::sqrt(rr) / norm_b;
+    ++s.iterations;
+  }
+  return s;
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{"cg: conjugate gradients for a P1 FEM operator on the partitioned cube mesh, through hympi"};
+  CommonOptions options;
+  options.iterations = 1000;
+  add_common_options(app, options);
+  double size = 0.03, tolerance = 1e-8;
+  int levels = 2;
+  std::string mesh_file;
+  app.add_option("--size", size, "mesh element size (cached Gmsh mesh)");
+  app.add_option("--mesh", mesh_file, "a Gmsh MSH file of tetrahedra instead of the cube");
+  app.add_option("--tolerance", tolerance, "relative residual to stop at");
+  app.add_option("--levels", levels, "METIS partition: 1 (k-way) or 2 (nodes, then ranks)")->check(CLI::IsMember({1, 2}));
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return rank == 0 ? app.exit(e) : (e.get_exit_code() != 0);
+  }
+  Context ctx(MPI_COMM_WORLD);
+  const Topology& topo = ctx.topology();
+  const Strategy strategy = strategy_from_name(options.strategy);
+  // Rank 0 makes the mesh if it is not cached; a failure is reported on every rank.
+  std::string error;
+  if (rank == 0 && mesh_file.empty()) try {
+      mesh::cube_mesh_file(size, false);
+    } catch (const Error& e) {
+      error = e.what();
+    }
+  int failed = !error.empty();
+  MPI_Bcast(&failed, 1, MPI_INT, 0, topo.world());
+  if (failed) throw Error(rank == 0 ? error : "hympi cg: rank 0 could not make the mesh (see its message)");
+  const mesh::TetMesh m = mesh::read_mesh(mesh_file.empty() ? mesh::cube_mesh_file(size, false) : mesh_file);
+  const mesh::Graph graph = mesh::vertex_graph(m);
+  // Parts follow the node layout: part = node index * node size + node rank (equal nodes).
+  const bool two_level = levels == 2 && topo.node_count() > 1 && topo.node_count() * topo.node_size() == topo.world_size();
+  const std::vector<int32_t> part = mesh::partition(graph, topo.world_size(), two_level ? topo.node_size() : 0);
+  std::vector<int> rank_of_part(static_cast<std::size_t>(topo.world_size())),
+      placed(static_cast<std::size_t>(topo.node_count()), 0);  // node ranks go by world rank
+  for (int r = 0; r < topo.world_size(); ++r) {
+    const int node = topo.node_of()[std::size_t(r)];
+    rank_of_part[std::size_t(two_level ? node * topo.node_size() + placed[std::size_t(node)]++ : r)] = r;
+  }
+  const int my_part = int(std::find(rank_of_part.begin(), rank_of_part.end(), rank) - rank_of_part.begin());
+  mesh::LocalMesh local = mesh::local_mesh(graph, part, my_part);
+  for (int& owner : local.owner) owner = rank_of_part[std::size_t(owner)];
+  const Pattern pattern = mesh::mesh_pattern(ctx, local);
+  const Csr a = assemble(m, local);
+  Halo halo(pattern, strategy);
+  const Solve s = cg(a, int(local.global.size()), &ctx, &halo, tolerance, options.iterations);
+  double worst_error = 0, sum = 0;
+  for (double v : s.x) worst_error = std::max(worst_error, std::abs(v - 1)), sum += v;
+  worst_error = ctx.allreduce(worst_error, Op::max);
+  sum = ctx.allreduce(sum, Op::sum);
+  if (rank == 0)
+    fmt::print("# mesh {}: {} points, {} tetrahedra, {} partition\n", mesh_file.empty() ? fmt::format("cube {:g}", size) : mesh_file,
+               m.vertices(), m.elements(), two_level ? "two-level" : "one-level");
+  report(ctx, "cg", name_of(halo.strategy()), s.iterations, s.residual, sum, s.split);
+  if (rank == 0) fmt::print("max |x - 1| {:.3e}\n", worst_error);
+  if (!options.verify) return 0;
+
+  // The same solve with flat_mpi: bit for bit.
+  Halo flat(pattern, Strategy::flat_mpi);
+  const Solve again = cg(a, int(local.global.size()), &ctx, &flat, tolerance, options.iterations);
+  int same = again.iterations == s.iterations && again.x == s.x;
+  same = ctx.allreduce(same, Op::min);
+  // Serial on rank 0: every owned value within round-off of the serial solution.
+  std::vector<double> mine(s.x);
+  std::vector<int64_t> ids(local.global.begin(), local.global.begin() + local.owned);
+  const int count = int(mine.size()), size_all = topo.world_size();
+  std::vector<int> counts(static_cast<std::size_t>(size_all)), displs(static_cast<std::size_t>(size_all), 0);
+  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, topo.world());
+  for (int r = 1; r < size_all; ++r) displs[std::size_t(r)] = displs[std::size_t(r) - 1] + counts[std::size_t(r) - 1];
+  const std::size_t total = rank == 0 ? std::size_t(displs.back() + counts.back()) : 0;
+  std::vector<double> all_x(total);
+  std::vector<int64_t> all_ids(total);
+  MPI_Gatherv(mine.data(), count, MPI_DOUBLE, all_x.data(), counts.data(), displs.data(), MPI_DOUBLE, 0, topo.world());
+  MPI_Gatherv(ids.data(), count, MPI_INT64_T, all_ids.data(), counts.data(), displs.data(), MPI_INT64_T, 0, topo.world());
+  int ok = same;
+  if (rank == 0) {
+    const mesh::LocalMesh whole = mesh::local_mesh(graph, std::vector<int32_t>(part.size(), 0), 0);
+    const Solve serial = cg(assemble(m, whole), whole.owned, nullptr, nullptr, tolerance, options.iterations);
+    double worst = 0;
+    for (std::size_t i = 0; i < all_x.size(); ++i) worst = std::max(worst, std::abs(all_x[i] - serial.x[std::size_t(all_ids[i])]));
+    const bool close = worst <= tolerance && std::abs(serial.iterations - s.iterations) <= 2;
+    fmt::print("verify: flat_mpi {}; serial run: {} iterations, largest difference {:.3e}: {}\n",
+               same ? "bit-identical" : "DIFFERENT", serial.iterations, worst, close ? "round-off" : "DIFFERENT");
+    ok = same && close;
+  }
+  MPI_Bcast(&ok, 1, MPI_INT, 0, topo.world());
+  return ok ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace hympi::apps
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int status = 0;
+  try {
+    status = hympi::apps::run(argc, argv);
+  } catch (const hympi::Error& e) {
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) fmt::print(stderr, "{}\n", e.what());
+    status = 2;
+  }
+  MPI_Finalize();
+  return status;
+}

@@ -1,0 +1,87 @@
+// hympi-mesh: the seed's cube meshes and their partitions, without MPI ranks.
+//   hympi-mesh generate --size 0.05                 mesh (cached) and print its size
+//   hympi-mesh stats --size 0.05 --parts 36,72 [--ranks-per-node 36] [--levels 2] [--chunk 1]
+// stats prints the columns of the seed's Tables 2-3 for each part count: points per
+// process, intranode neighbours and data (kB, 8 B per value), processes per node with
+// internode neighbours, internode neighbours and data (averaged over those processes), and
+// the internode messages per update flat vs one per node pair.
+#include <CLI/CLI.hpp>
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "cube_mesh.hpp"
+#include "distributed.hpp"
+#include "hympi/types.hpp"
+
+namespace {
+
+using namespace hympi;
+
+void print_stats(const mesh::Graph& graph, int parts, int ranks_per_node, int levels, int chunk) {
+  const int per_node = ranks_per_node > 0 ? ranks_per_node : parts;
+  const std::vector<int32_t> part = mesh::partition(graph, parts, levels == 2 ? per_node : 0);
+  std::vector<int> points(std::size_t(parts), 0);
+  for (int32_t p : part) ++points[std::size_t(p)];
+  const auto messages = mesh::partition_messages(graph, part, parts, std::size_t(chunk) * 8);
+  const MessageStatistics st = message_statistics(messages, consecutive_nodes(parts, per_node));
+  const double with_inter = std::max(st.ranks_with_internode, 1);
+  const auto [low, high] = std::minmax_element(points.begin(), points.end());
+  fmt::print("{:>9}{:>7}{:>10.0f}{:>8}{:>8}{:>10.1f}{:>12.1f}{:>12.1f}{:>10.1f}{:>12.1f}{:>10}{:>10}\n", parts, st.nodes,
+             double(graph.vertices()) / parts, *low, *high, st.intranode_neighbors.average,
+             st.intranode_bytes_per_rank.average / 1e3, double(st.ranks_with_internode) / st.nodes,
+             st.internode_neighbors.average * parts / with_inter,
+             st.internode_bytes_per_rank.average * parts / with_inter / 1e3, st.internode_messages,
+             st.node_pair_messages);
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{"hympi-mesh: the seed's cube meshes (Gmsh) and METIS partitions"};
+  double size = 0.05;
+  bool verbose = false;
+  std::vector<int> parts{36};
+  int ranks_per_node = 0, levels = 2, chunk = 1;
+  std::string mesh_file;
+  auto* generate = app.add_subcommand("generate", "mesh the unit cube (cached) and print its size");
+  auto* stats = app.add_subcommand("stats", "partition statistics in the columns of the seed's Tables 2-3");
+  for (CLI::App* sub : {generate, stats}) {
+    sub->add_option("--size", size, "element size (0.05, 0.03, 0.02, 0.01, 0.005, 0.004)");
+    sub->add_flag("--verbose", verbose, "show Gmsh's progress");
+  }
+  stats->add_option("--mesh", mesh_file, "a Gmsh MSH file of tetrahedra instead of the cube");
+  stats->add_option("--parts", parts, "processes (one row each)")->delimiter(',');
+  stats->add_option("--ranks-per-node", ranks_per_node, "ranks per node (default: all parts on one node)");
+  stats->add_option("--levels", levels, "1: METIS k-way over all parts; 2: nodes first, then ranks")
+      ->check(CLI::IsMember({1, 2}));
+  stats->add_option("--chunk", chunk, "values per point (1 scalar, 3 vector)")->check(CLI::PositiveNumber);
+  app.require_subcommand(1);
+  CLI11_PARSE(app, argc, argv);
+
+  const auto start = std::chrono::steady_clock::now();
+  const std::string file = mesh_file.empty() ? mesh::cube_mesh_file(size, verbose) : mesh_file;
+  const mesh::TetMesh m = mesh::read_mesh(file);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  fmt::print("# mesh {}: {} points, {} tetrahedra ({}; {:.1f} s)\n", mesh_file.empty() ? fmt::format("cube {:g}", size) : mesh_file, m.vertices(), m.elements(), file, seconds);
+  if (stats->parsed()) {
+    const mesh::Graph graph = mesh::vertex_graph(m);
+    fmt::print("# METIS 5.1, {} level(s); kB = 1000 B of {} x 8 B per ghost point; internode columns averaged over\n"
+               "# the processes that have internode neighbours; messages per update: flat vs one per node pair\n",
+               levels, chunk);
+    fmt::print("#{:>8}{:>7}{:>10}{:>8}{:>8}{:>10}{:>12}{:>12}{:>10}{:>12}{:>10}{:>10}\n", "Procs", "Nodes", "Points",
+               "Min", "Max", "IntraNb", "IntraKB", "InterProc", "InterNb", "InterKB", "FlatMsg", "AggMsg");
+    for (int p : parts) print_stats(graph, p, ranks_per_node, levels, chunk);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const hympi::Error& e) {
+    fmt::print(stderr, "{}\n", e.what());
+    return 2;
+  }
+}

@@ -1,0 +1,116 @@
+// Meshes and partitions without MPI: the cached cube mesh reads back, every vertex is owned
+// by exactly one part, the two-level partition keeps each node's ranks together, a rank's
+// ghosts are exactly the other-owned neighbours of its vertices, the message list agrees
+// with the ghosts, and bad input gets a clear message.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "cube_mesh.hpp"
+#include "distributed.hpp"
+#include "hympi/types.hpp"
+
+namespace {
+
+using namespace hympi;
+
+const mesh::TetMesh& cube() {
+  static const mesh::TetMesh m = mesh::read_mesh(mesh::cube_mesh_file(0.05, false));
+  return m;
+}
+
+TEST(CubeMesh, ReadsBackTetrahedraOfTheUnitCube) {
+  const mesh::TetMesh& m = cube();
+  EXPECT_GT(m.vertices(), 5000);
+  EXPECT_GT(m.elements(), 4 * m.vertices());
+  for (double c : m.xyz) {
+    EXPECT_GE(c, -1e-12);
+    EXPECT_LE(c, 1 + 1e-12);
+  }
+  for (int32_t v : m.tets) ASSERT_TRUE(v >= 0 && v < m.vertices());
+}
+
+void check_partition(const mesh::Graph& g, const std::vector<int32_t>& part, int parts) {
+  ASSERT_EQ(int(part.size()), g.vertices());
+  std::vector<int> owned(std::size_t(parts), 0);
+  for (int32_t p : part) {
+    ASSERT_TRUE(p >= 0 && p < parts);
+    ++owned[std::size_t(p)];
+  }
+  for (int n : owned) EXPECT_GT(n, 0) << "an empty part";
+  std::size_t total = 0;
+  std::map<std::pair<int, int>, std::size_t> ghosts_by_pair;
+  for (int p = 0; p < parts; ++p) {
+    const mesh::LocalMesh local = mesh::local_mesh(g, part, p);
+    EXPECT_EQ(local.owned, owned[std::size_t(p)]);
+    total += std::size_t(local.owned);
+    std::set<int64_t> expected;  // other-owned neighbours of my vertices
+    for (int v = 0; v < g.vertices(); ++v)
+      if (part[std::size_t(v)] == p)
+        for (int32_t e = g.offsets[std::size_t(v)]; e < g.offsets[std::size_t(v) + 1]; ++e)
+          if (part[std::size_t(g.neighbors[std::size_t(e)])] != p) expected.insert(g.neighbors[std::size_t(e)]);
+    std::set<int64_t> ghosts(local.global.begin() + local.owned, local.global.end());
+    EXPECT_EQ(ghosts, expected);
+    for (std::size_t i = std::size_t(local.owned); i < local.global.size(); ++i) {
+      EXPECT_EQ(local.owner[i], part[std::size_t(local.global[i])]);
+      ++ghosts_by_pair[{local.owner[i], p}];
+    }
+  }
+  EXPECT_EQ(total, std::size_t(g.vertices())) << "every point owned exactly once";
+  const auto messages = mesh::partition_messages(g, part, parts, 8);
+  ASSERT_EQ(messages.size(), ghosts_by_pair.size());
+  for (const RankMessage& m : messages) EXPECT_EQ(m.bytes, 8 * ghosts_by_pair[std::pair(m.from, m.to)]);
+}
+
+TEST(Partition, OneLevelEveryPointOwnedOnceGhostsConsistent) {
+  const mesh::Graph g = mesh::vertex_graph(cube());
+  for (int parts : {1, 2, 7, 36}) {
+    SCOPED_TRACE(parts);
+    check_partition(g, mesh::partition(g, parts), parts);
+  }
+}
+
+TEST(Partition, TwoLevelKeepsEachNodesRanksTogether) {
+  const mesh::Graph g = mesh::vertex_graph(cube());
+  const int nodes = 4, per_node = 9;
+  const std::vector<int32_t> two = mesh::partition(g, nodes * per_node, per_node);
+  check_partition(g, two, nodes * per_node);
+  // Fewer vertices change node than in a one-level cut of the same count: the node cut is
+  // made first, on the whole graph.
+  auto node_edges = [&](const std::vector<int32_t>& part) {
+    std::size_t cut = 0;
+    for (int v = 0; v < g.vertices(); ++v)
+      for (int32_t e = g.offsets[std::size_t(v)]; e < g.offsets[std::size_t(v) + 1]; ++e)
+        cut += part[std::size_t(v)] / per_node != part[std::size_t(g.neighbors[std::size_t(e)])] / per_node;
+    return cut;
+  };
+  EXPECT_LT(node_edges(two), node_edges(mesh::partition(g, nodes * per_node)));
+  EXPECT_EQ(mesh::partition(g, nodes * per_node, per_node), two) << "deterministic";
+}
+
+TEST(MeshErrors, MissingCorruptTooManyParts) {
+  auto message = [](auto f) {
+    try {
+      f();
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(message([] { mesh::read_mesh("/nonexistent/cube.msh"); }).find("does not exist"), std::string::npos);
+  const std::string corrupt = std::filesystem::temp_directory_path() / "hympi-corrupt.msh";
+  std::ofstream(corrupt) << "$MeshFormat\nnot a mesh\n";
+  EXPECT_NE(message([&] { mesh::read_mesh(corrupt); }).find("Gmsh cannot read"), std::string::npos);
+  std::ofstream(corrupt) << "garbage";
+  EXPECT_NE(message([&] { mesh::read_mesh(corrupt); }).find(corrupt), std::string::npos);
+  const mesh::Graph g = mesh::vertex_graph(cube());
+  EXPECT_NE(message([&] { mesh::partition(g, g.vertices() + 1); }).find("cannot cut"), std::string::npos);
+  EXPECT_NE(message([&] { mesh::partition(g, 10, 4); }).find("not whole nodes"), std::string::npos);
+  EXPECT_NE(message([] { mesh::cube_mesh_file(0, false); }).find("element size"), std::string::npos);
+}
+
+}  // namespace
