@@ -139,6 +139,8 @@ int run(int argc, char** argv) {
   double size = 0.03, tolerance = 1e-8;
   int levels = 2;
   std::string mesh_file;
+  bool order = false;
+  app.add_flag("--order", order, "renumber local points inner | boundary | ghost (order_local_ids)");
   app.add_option("--size", size, "mesh element size (cached Gmsh mesh)");
   app.add_option("--mesh", mesh_file, "a Gmsh MSH file of tetrahedra instead of the cube");
   app.add_option("--tolerance", tolerance, "relative residual to stop at");
@@ -165,18 +167,9 @@ int run(int argc, char** argv) {
   if (failed) throw Error(rank == 0 ? error : "hympi cg: rank 0 could not make the mesh (see its message)");
   const mesh::TetMesh m = mesh::read_mesh(mesh_file.empty() ? mesh::cube_mesh_file(size, false) : mesh_file);
   const mesh::Graph graph = mesh::vertex_graph(m);
-  // Parts follow the node layout: part = node index * node size + node rank (equal nodes).
-  const bool two_level = levels == 2 && topo.node_count() > 1 && topo.node_count() * topo.node_size() == topo.world_size();
-  const std::vector<int32_t> part = mesh::partition(graph, topo.world_size(), two_level ? topo.node_size() : 0);
-  std::vector<int> rank_of_part(static_cast<std::size_t>(topo.world_size())),
-      placed(static_cast<std::size_t>(topo.node_count()), 0);  // node ranks go by world rank
-  for (int r = 0; r < topo.world_size(); ++r) {
-    const int node = topo.node_of()[std::size_t(r)];
-    rank_of_part[std::size_t(two_level ? node * topo.node_size() + placed[std::size_t(node)]++ : r)] = r;
-  }
-  const int my_part = int(std::find(rank_of_part.begin(), rank_of_part.end(), rank) - rank_of_part.begin());
-  mesh::LocalMesh local = mesh::local_mesh(graph, part, my_part);
-  for (int& owner : local.owner) owner = rank_of_part[std::size_t(owner)];
+  const mesh::RankPartition partition = mesh::partition_over(graph, topo, levels);
+  mesh::LocalMesh local = mesh::rank_local_mesh(graph, partition, rank);
+  if (order) local = mesh::reordered(local, order_local_ids(mesh::mesh_pattern(ctx, local)).new_id);
   const Pattern pattern = mesh::mesh_pattern(ctx, local);
   const Csr a = assemble(m, local);
   Halo halo(pattern, strategy);
@@ -187,7 +180,7 @@ int run(int argc, char** argv) {
   sum = ctx.allreduce(sum, Op::sum);
   if (rank == 0)
     fmt::print("# mesh {}: {} points, {} tetrahedra, {} partition\n", mesh_file.empty() ? fmt::format("cube {:g}", size) : mesh_file,
-               m.vertices(), m.elements(), two_level ? "two-level" : "one-level");
+               m.vertices(), m.elements(), partition.two_level ? "two-level" : "one-level");
   report(ctx, "cg", name_of(halo.strategy()), s.iterations, s.residual, sum, s.split);
   if (rank == 0) fmt::print("max |x - 1| {:.3e}\n", worst_error);
   if (!options.verify) return 0;
@@ -211,7 +204,7 @@ int run(int argc, char** argv) {
   MPI_Gatherv(ids.data(), count, MPI_INT64_T, all_ids.data(), counts.data(), displs.data(), MPI_INT64_T, 0, topo.world());
   int ok = same;
   if (rank == 0) {
-    const mesh::LocalMesh whole = mesh::local_mesh(graph, std::vector<int32_t>(part.size(), 0), 0);
+    const mesh::LocalMesh whole = mesh::local_mesh(graph, std::vector<int32_t>(partition.part.size(), 0), 0);
     const Solve serial = cg(assemble(m, whole), whole.owned, nullptr, nullptr, tolerance, options.iterations);
     double worst = 0;
     for (std::size_t i = 0; i < all_x.size(); ++i) worst = std::max(worst, std::abs(all_x[i] - serial.x[std::size_t(all_ids[i])]));

@@ -11,18 +11,15 @@
 
 namespace hympi::bench {
 
-nlohmann::json bench_halo_grid(Context& ctx, const Method& method, const GridSpec& spec) {
+nlohmann::json bench_halo_pattern(Context& ctx, const Method& method, const Pattern& pattern, const std::string& label) {
   const bool root = ctx.topology().world_rank() == 0;
-  CartesianGrid grid(ctx, spec.global, stencil_from_name(spec.stencil), spec.width);
-  const Pattern& pattern = grid.pattern();
   const MessageStatistics st = message_statistics(pattern_messages(pattern), ctx.topology().node_of());
-  const Block& b = grid.block();
   if (root)
-    fmt::print("# halo-grid: {} stencil, process grid {}x{}x{}, {} nodes; per update: flat {} internode messages "
-               "(avg {:.0f} B), aggregated {} (avg {:.0f} B), {} intranode (avg {:.0f} B)\n",
-               spec.stencil, b.dims[0], b.dims[1], b.dims[2], st.nodes, st.internode_messages,
-               st.average_internode_message(), st.node_pair_messages, st.average_node_pair_message(),
-               st.intranode_messages, st.intranode_messages ? double(st.intranode_bytes) / double(st.intranode_messages) : 0.0);
+    fmt::print("# {}: {} nodes; per update: flat {} internode messages (avg {:.0f} B), aggregated {} (avg {:.0f} B), "
+               "{} intranode (avg {:.0f} B)\n",
+               label, st.nodes, st.internode_messages, st.average_internode_message(), st.node_pair_messages,
+               st.average_node_pair_message(), st.intranode_messages,
+               st.intranode_messages ? double(st.intranode_bytes) / double(st.intranode_messages) : 0.0);
   nlohmann::json links = measure_links(ctx);
 
   Halo automatic(pattern, Strategy::automatic);
@@ -31,27 +28,37 @@ nlohmann::json bench_halo_grid(Context& ctx, const Method& method, const GridSpe
     for (const HaloTrial& t : automatic.trials()) fmt::print(" ({} {:.2f} us)", name_of(t.strategy), t.seconds * 1e6);
     fmt::print("\n");
   }
+  const std::size_t points = std::size_t(pattern.local_points()) * std::size_t(pattern.chunk());
   std::vector<std::unique_ptr<Halo>> halos;
   std::vector<std::vector<double>> vectors;
   std::vector<Contender> contenders;
   for (Strategy s : {Strategy::shm, Strategy::aggregated, Strategy::aggregated_odm, Strategy::neighbor, Strategy::flat_mpi}) {
     halos.push_back(std::make_unique<Halo>(pattern, s));
-    vectors.emplace_back(std::size_t(b.local_points()), 1.0);
+    vectors.emplace_back(points, 1.0);
     Halo* h = halos.back().get();
     double* v = vectors.back().data();
     contenders.push_back({name_of(s), [h, v] { h->update(v); }});
   }
   auto samples = measure(ctx, contenders, method);
-  std::string extents;
-  for (int n : spec.global) extents += (extents.empty() ? "" : "x") + std::to_string(n);
-  nlohmann::json record = report("halo-grid " + extents + " " + spec.stencil, b.local_points() * sizeof(double),
-                                 contenders, samples, method);
-  record["benchmark"] = "halo-grid";
-  record["grid"] = spec.global;
-  record["stencil"] = spec.stencil;
+  nlohmann::json record = report(label, points * sizeof(double), contenders, samples, method);
   record["statistics"] = statistics_json(st);
   record["links"] = links;
   record["automatic"] = name_of(automatic.strategy());
+  return record;
+}
+
+nlohmann::json bench_halo_grid(Context& ctx, const Method& method, const GridSpec& spec) {
+  CartesianGrid grid(ctx, spec.global, stencil_from_name(spec.stencil), spec.width);
+  const Block& b = grid.block();
+  std::string extents;
+  for (int n : spec.global) extents += (extents.empty() ? "" : "x") + std::to_string(n);
+  nlohmann::json record = bench_halo_pattern(
+      ctx, method, grid.pattern(),
+      "halo-grid " + extents + " " + spec.stencil + ", process grid " + std::to_string(b.dims[0]) + "x" +
+          std::to_string(b.dims[1]) + "x" + std::to_string(b.dims[2]));
+  record["benchmark"] = "halo-grid";
+  record["grid"] = spec.global;
+  record["stencil"] = spec.stencil;
   return record;
 }
 

@@ -1,4 +1,5 @@
-// The ghost update of a structured grid (MASHM's 96^3 19-point pattern by default) with
+// The ghost update of a structured grid (MASHM's 96^3 19-point pattern by default), or of
+// any pattern (the cube mesh: mesh_halo.cpp), with
 // flat, aggregated and overlapped-aggregated internode messages, side by side, with the
 // pattern's message statistics and the cost model's link measurements in the record.
 #pragma once
@@ -11,5 +12,8 @@
 namespace hympi::bench {
 
 nlohmann::json bench_halo_grid(Context& ctx, const Method& method, const GridSpec& grid);
+
+/// The same comparison on any pattern (of doubles); `label` heads the table.
+nlohmann::json bench_halo_pattern(Context& ctx, const Method& method, const Pattern& pattern, const std::string& label);
 
 }  // namespace hympi::bench

@@ -11,6 +11,9 @@
 #include "grid_halo.hpp"
 #include "halo.hpp"
 #include "machine.hpp"
+#ifdef HYMPI_BENCH_MESH
+#include "mesh_halo.hpp"
+#endif
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
@@ -43,7 +46,14 @@ int main(int argc, char** argv) {
     stats->add_option("--ranks-per-node", ranks_per_node, "ranks per node")->check(CLI::PositiveNumber);
     stats->add_option("--nodes", nodes, "node counts")->delimiter(',');
     stats->add_option("--point-bytes", grid.point_bytes, "bytes per grid point")->check(CLI::PositiveNumber);
-    auto* all = app.add_subcommand("all", "everything above (halo-grid on a 48^3 grid)");
+    double mesh_size = 0.03;
+    int mesh_chunk = 1;
+#ifdef HYMPI_BENCH_MESH
+    auto* halo_mesh = app.add_subcommand("halo-mesh", "ghost update on the cube mesh (Gmsh, METIS): flat vs aggregated");
+    halo_mesh->add_option("--size", mesh_size, "mesh element size");
+    halo_mesh->add_option("--chunk", mesh_chunk, "values per point (1 or 3)")->check(CLI::PositiveNumber);
+#endif
+    auto* all = app.add_subcommand("all", "everything above (halo-grid on a 48^3 grid, halo-mesh at 0.05)");
     app.require_subcommand(1);
     try {
       app.parse(argc, argv);
@@ -78,6 +88,10 @@ int main(int argc, char** argv) {
       if (all->parsed()) grid.global = {48, 48, 48};
       out["benchmarks"].push_back(hympi::bench::bench_halo_grid(ctx, method, grid));
     }
+#ifdef HYMPI_BENCH_MESH
+    if (halo_mesh->parsed() || all->parsed())
+      out["benchmarks"].push_back(hympi::bench::bench_halo_mesh(ctx, method, all->parsed() ? 0.05 : mesh_size, mesh_chunk));
+#endif
     if (ctx.topology().world_rank() == 0 && !json_path.empty()) {
       std::ofstream(json_path) << out.dump(1) << "\n";
       fmt::print("# samples written to {}\n", json_path);

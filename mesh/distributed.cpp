@@ -39,6 +39,35 @@ std::vector<RankMessage> partition_messages(const Graph& graph, const std::vecto
   return messages;
 }
 
+RankPartition partition_over(const Graph& graph, const Topology& topo, int levels) {
+  RankPartition rp;
+  rp.two_level = levels == 2 && topo.node_count() > 1 && topo.node_count() * topo.node_size() == topo.world_size();
+  rp.part = partition(graph, topo.world_size(), rp.two_level ? topo.node_size() : 0);
+  rp.rank_of_part.resize(static_cast<std::size_t>(topo.world_size()));
+  std::vector<int> placed(static_cast<std::size_t>(topo.node_count()), 0);  // node ranks go by world rank
+  for (int r = 0; r < topo.world_size(); ++r) {
+    const int node = topo.node_of()[std::size_t(r)];
+    rp.rank_of_part[std::size_t(rp.two_level ? node * topo.node_size() + placed[std::size_t(node)]++ : r)] = r;
+  }
+  return rp;
+}
+
+LocalMesh rank_local_mesh(const Graph& graph, const RankPartition& rp, int rank) {
+  const int my_part = int(std::find(rp.rank_of_part.begin(), rp.rank_of_part.end(), rank) - rp.rank_of_part.begin());
+  LocalMesh local = local_mesh(graph, rp.part, my_part);
+  for (int& owner : local.owner) owner = rp.rank_of_part[std::size_t(owner)];
+  return local;
+}
+
+LocalMesh reordered(const LocalMesh& local, const std::vector<int>& new_id) {
+  LocalMesh result = local;
+  for (std::size_t i = 0; i < local.global.size(); ++i) {
+    result.global[std::size_t(new_id[i])] = local.global[i];
+    result.owner[std::size_t(new_id[i])] = local.owner[i];
+  }
+  return result;
+}
+
 Pattern mesh_pattern(Context& ctx, const LocalMesh& local, int chunk) {
   return Pattern::from_owners(ctx, local.global, local.owner, chunk, Datatype::float64);
 }

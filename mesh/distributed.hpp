@@ -26,6 +26,23 @@ LocalMesh local_mesh(const Graph& graph, const std::vector<int32_t>& part, int m
 std::vector<RankMessage> partition_messages(const Graph& graph, const std::vector<int32_t>& part, int parts,
                                             std::size_t point_bytes);
 
+/// The partition of `graph` over a Context's ranks: two levels (nodes, then ranks) when
+/// `levels` is 2 and there are several nodes of equal size, else one; part p runs on the
+/// p-th rank in node order.
+struct RankPartition {
+  std::vector<int32_t> part;     // per vertex
+  std::vector<int> rank_of_part;
+  bool two_level = false;
+};
+RankPartition partition_over(const Graph& graph, const Topology& topology, int levels = 2);
+
+/// This rank's LocalMesh, owners given as ranks.
+LocalMesh rank_local_mesh(const Graph& graph, const RankPartition& partition, int rank);
+
+/// `local` renumbered: vertex i moves to new_id[i] (e.g. order_local_ids(pattern).new_id,
+/// which keeps owned vertices first).
+LocalMesh reordered(const LocalMesh& local, const std::vector<int>& new_id);
+
 /// Collective: the pattern of `local` (from_owners), `chunk` doubles per vertex.
 Pattern mesh_pattern(Context& ctx, const LocalMesh& local, int chunk = 1);
 

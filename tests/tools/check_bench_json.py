@@ -37,13 +37,13 @@ def main():
         kind = bench.get("benchmark", "?")
         seen.add(kind)
         where = f"benchmarks[{i}] ({kind})"
-        if kind in ("barrier", "allreduce", "halo-contiguous", "halo-gathered", "halo-grid"):
+        if kind in ("barrier", "allreduce", "halo-contiguous", "halo-gathered", "halo-grid", "halo-mesh"):
             check(bench, {"bytes": int, "outer": int, "inner": int, "results": list}, where, errors)
             for j, r in enumerate(bench.get("results", [])):
                 check(r, TIMED, f"{where}.results[{j}]", errors)
                 if len(r.get("samples_us", [])) != bench.get("outer"):
                     errors.append(f"{where}.results[{j}]: {len(r.get('samples_us', []))} samples, outer is {bench.get('outer')}")
-            if kind == "halo-grid":
+            if kind in ("halo-grid", "halo-mesh"):
                 live = {k: v for k, v in STATS.items() if k != "process_grid"}
                 check(bench.get("statistics", {}), live, where + ".statistics", errors)
                 check(bench.get("links", {}), {"memcpy_Bps": float}, where + ".links", errors)

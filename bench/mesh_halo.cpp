@@ -1,0 +1,28 @@
+#include "mesh_halo.hpp"
+
+#include <fmt/core.h>
+
+#include "cube_mesh.hpp"
+#include "distributed.hpp"
+#include "grid_halo.hpp"
+
+namespace hympi::bench {
+
+nlohmann::json bench_halo_mesh(Context& ctx, const Method& method, double size, int chunk) {
+  const Topology& topo = ctx.topology();
+  if (topo.world_rank() == 0) mesh::cube_mesh_file(size, false);  // made once, here
+  MPI_Barrier(topo.world());
+  const mesh::Graph graph = mesh::vertex_graph(mesh::read_mesh(mesh::cube_mesh_file(size, false)));
+  const mesh::RankPartition partition = mesh::partition_over(graph, topo);
+  const mesh::LocalMesh local = mesh::rank_local_mesh(graph, partition, topo.world_rank());
+  Pattern pattern = mesh::mesh_pattern(ctx, local, chunk);
+  pattern = order_local_ids(pattern).pattern;
+  nlohmann::json record = bench_halo_pattern(
+      ctx, method, pattern, fmt::format("halo-mesh cube {:g}, {} points, chunk {}", size, graph.vertices(), chunk));
+  record["benchmark"] = "halo-mesh";
+  record["mesh_size"] = size;
+  record["chunk"] = chunk;
+  return record;
+}
+
+}  // namespace hympi::bench

@@ -1,0 +1,13 @@
+// The ghost update on the seed's cube mesh (4.6): Gmsh mesh, METIS partition over the
+// launch's ranks (two levels on several nodes), scalar or 3-vector values per point.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "method.hpp"
+
+namespace hympi::bench {
+
+nlohmann::json bench_halo_mesh(Context& ctx, const Method& method, double size, int chunk);
+
+}  // namespace hympi::bench
