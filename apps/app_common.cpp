@@ -14,6 +14,8 @@ void add_common_options(CLI::App& app, CommonOptions& o) {
   app.add_option("--placement", o.placement, "first-touch (each rank its own arrays) or rank0 (node rank 0 allocates and touches all)")
       ->check(CLI::IsMember({"first-touch", "rank0"}));
   app.add_flag("--verify", o.verify, "gather the result and compare it with a serial run on rank 0");
+  app.add_flag("--separate-wait", o.separate_wait,
+               "a barrier before each ghost update and reduction, timed apart: their times are then the exchange alone");
 }
 
 Arrays::Arrays(const Context& ctx, const std::string& placement, int arrays, std::size_t count) {
@@ -42,12 +44,24 @@ Arrays::Arrays(const Context& ctx, const std::string& placement, int arrays, std
   for (int i = 0; i < arrays; ++i) pointers_.push_back(base + std::size_t(i) * total + before);
 }
 
+void ghost_update(Context& ctx, Halo& halo, double* v, bool separate_wait, Split& split) {
+  if (separate_wait) timed(split.wait, [&] { ctx.barrier(); });
+  timed(split.ghost, [&] { halo.update(v); });
+}
+
+double reduce(Context& ctx, double value, Op op, bool separate_wait, Split& split) {
+  if (separate_wait) timed(split.wait, [&] { ctx.barrier(); });
+  timed(split.reduce, [&] { value = ctx.allreduce(value, op); });
+  return value;
+}
+
 void report(const Context& ctx, const std::string& app, const std::string& strategy, int iterations,
             double residual, double checksum, const Split& split) {
-  double mine[3] = {split.compute, split.ghost, split.reduce}, worst[3];
-  MPI_Reduce(mine, worst, 3, MPI_DOUBLE, MPI_MAX, 0, ctx.topology().world());
+  double mine[4] = {split.compute, split.ghost, split.reduce, split.wait}, worst[4];
+  MPI_Reduce(mine, worst, 4, MPI_DOUBLE, MPI_MAX, 0, ctx.topology().world());
   if (ctx.topology().world_rank() != 0) return;
   const double total = worst[0] + worst[1] + worst[2], per = 1e6 / iterations;
+  if (worst[3] > 0) fmt::print("# waiting for other ranks before ghost updates and reductions: {:.2f} us per iteration\n", worst[3] * per);
   fmt::print("# {}  strategy={}  ranks={}  nodes={}\n", app, strategy, ctx.topology().world_size(),
              ctx.topology().node_count());
   fmt::print("iterations {}\nresidual {:.12e}\nchecksum {:.15e}\n", iterations, residual, checksum);

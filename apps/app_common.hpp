@@ -20,6 +20,7 @@ struct CommonOptions {
   int check_every = 10;          // residual (an allreduce) every this many iterations
   std::string placement = "first-touch";
   bool verify = false;           // compare with a serial run on rank 0
+  bool separate_wait = false;    // a barrier before each ghost update, timed on its own
 };
 
 void add_common_options(CLI::App& app, CommonOptions& options);
@@ -39,9 +40,10 @@ class Arrays {
   std::vector<double*> pointers_;
 };
 
-/// Seconds spent per phase on this rank.
+/// Seconds spent per phase on this rank. `wait`: in the barrier before each ghost update
+/// and reduction (--separate-wait): the other ranks' later arrival, not data movement.
 struct Split {
-  double compute = 0, ghost = 0, reduce = 0;
+  double compute = 0, ghost = 0, reduce = 0, wait = 0;
 };
 
 /// Runs `f` and adds its duration to `slot`.
@@ -51,6 +53,13 @@ void timed(double& slot, F&& f) {
   f();
   slot += MPI_Wtime() - start;
 }
+
+/// One ghost update of `v`, timed into split.ghost; with `separate_wait`, a hympi barrier
+/// first, timed into split.wait, so that the update's time is the exchange alone.
+void ghost_update(Context& ctx, Halo& halo, double* v, bool separate_wait, Split& split);
+
+/// A hympi allreduce of one value, timed into split.reduce (after the same optional barrier).
+double reduce(Context& ctx, double value, Op op, bool separate_wait, Split& split);
 
 /// Rank 0 prints one line per quantity, OSU-like; times are maxima over ranks.
 void report(const Context& ctx, const std::string& app, const std::string& strategy, int iterations,

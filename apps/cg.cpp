@@ -92,7 +92,8 @@ struct Solve {
 
 /// CG on the rows of `a` (owned), vectors of `points` entries (owned then ghosts); `halo`
 /// and `ctx` null: serial.
-Solve cg(const Csr& a, int points, Context* ctx, Halo* halo, double tolerance, int max_iterations) {
+Solve cg(const Csr& a, int points, Context* ctx, Halo* halo, double tolerance, int max_iterations,
+         bool separate_wait = false) {
   const std::size_t n = std::size_t(a.rows());
   Solve s;
   auto dot = [&](const double* u, const double* w) {
@@ -100,7 +101,7 @@ Solve cg(const Csr& a, int points, Context* ctx, Halo* halo, double tolerance, i
     timed(s.split.compute, [&] {
       for (std::size_t i = 0; i < n; ++i) local += u[i] * w[i];
     });
-    if (ctx) timed(s.split.reduce, [&] { local = ctx->allreduce(local, Op::sum); });
+    if (ctx) local = reduce(*ctx, local, Op::sum, separate_wait, s.split);
     return local;
   };
   std::vector<double> ones(std::size_t(points), 1.0), b(n), r(n), p_storage(std::size_t(points), 0.0), q(n);
@@ -114,7 +115,7 @@ Solve cg(const Csr& a, int points, Context* ctx, Halo* halo, double tolerance, i
   double rr = dot(r.data(), r.data());
   s.residual = std::sqrt(rr) / norm_b;
   while (s.iterations < max_iterations && s.residual > tolerance) {
-    if (halo) timed(s.split.ghost, [&] { halo->update(p); });
+    if (halo) ghost_update(*ctx, *halo, p, separate_wait, s.split);
     timed(s.split.compute, [&] { multiply(a, p, q.data()); });
     const double alpha = rr / dot(p, q.data());
     timed(s.split.compute, [&] {
@@ -173,7 +174,7 @@ int run(int argc, char** argv) {
   const Pattern pattern = mesh::mesh_pattern(ctx, local);
   const Csr a = assemble(m, local);
   Halo halo(pattern, strategy);
-  const Solve s = cg(a, int(local.global.size()), &ctx, &halo, tolerance, options.iterations);
+  const Solve s = cg(a, int(local.global.size()), &ctx, &halo, tolerance, options.iterations, options.separate_wait);
   double worst_error = 0, sum = 0;
   for (double v : s.x) worst_error = std::max(worst_error, std::abs(v - 1)), sum += v;
   worst_error = ctx.allreduce(worst_error, Op::max);

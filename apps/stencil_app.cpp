@@ -94,18 +94,18 @@ struct Result {
 };
 
 Result relax(Context* ctx, const Block& b, const Problem& p, int iterations, int check_every, double* u,
-             double* next, Halo* halo_u, Halo* halo_next) {
+             double* next, Halo* halo_u, Halo* halo_next, bool separate_wait = false) {
   Kernel kernel(b, p);
   set_boundary(b, p, u);
   set_boundary(b, p, next);
   Result result{0, 0, {}};
   for (int it = 1; it <= iterations; ++it) {
-    if (halo_u) timed(result.split.ghost, [&] { halo_u->update(u); });
+    if (halo_u) ghost_update(*ctx, *halo_u, u, separate_wait, result.split);
     std::pair<double, double> local;
     timed(result.split.compute, [&] { local = kernel.sweep(u, next); });
     if (it % check_every == 0 || it == iterations) {
       double measure = p.max_norm ? local.second : local.first;
-      if (ctx) timed(result.split.reduce, [&] { measure = ctx->allreduce(measure, p.max_norm ? Op::max : Op::sum); });
+      if (ctx) measure = reduce(*ctx, measure, p.max_norm ? Op::max : Op::sum, separate_wait, result.split);
       result.residual = p.max_norm ? measure : std::sqrt(measure);
     }
     std::swap(u, next);
@@ -182,7 +182,7 @@ int run(int argc, char** argv) {
   Arrays arrays(ctx, options.placement, strategy == Strategy::shm_direct ? 0 : 2, points);
   double* u = strategy == Strategy::shm_direct ? halo_a.shared_field<double>() : arrays[0];
   double* next = strategy == Strategy::shm_direct ? halo_b.shared_field<double>() : arrays[1];
-  const Result r = relax(&ctx, b, p, options.iterations, options.check_every, u, next, &halo_a, &halo_b);
+  const Result r = relax(&ctx, b, p, options.iterations, options.check_every, u, next, &halo_a, &halo_b, options.separate_wait);
   report(ctx, p.name, name_of(halo_a.strategy()), options.iterations, r.residual, r.checksum, r.split);
   if (options.verify && !verify(ctx, b, p, options.iterations, options.check_every, next)) return 1;
   return 0;

@@ -85,7 +85,8 @@ struct BlockMessageSize {
 std::vector<BlockMessageSize> block_message_sizes(const Block& block, Stencil stencil);
 
 /// A structured grid distributed over a Context's ranks: the process grid from
-/// MPI_Dims_create and the topology from MPI_Cart_create (with `reorder`, MPI may place
+/// MPI_Dims_create (its most divided dimension is the slowest-varying one, z in 3D, so the
+/// largest faces are contiguous in memory) and the topology from MPI_Cart_create (with `reorder`, MPI may place
 /// blocks to suit the machine; ranks in the pattern are the Context's ranks either way).
 class CartesianGrid {
  public:
