@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+"""Plots and a summary table from hympi-bench JSON files (one per MPI library or launch),
+in the style of the seed paper's figures:
+
+  collectives.png  barrier and allreduce: median latency per implementation vs size,
+                   bars from the fastest to the slowest sample
+  dot.png          FP32 dot product MFLOP/s per core vs vector length (hympi, MPI, no comm.)
+  halo.png         ghost update per strategy vs bytes per neighbour: median, min-max band
+  speedup.png      flat_mpi time / strategy time vs bytes per neighbour (> 1: faster)
+  apps.png         applications: ghost-update and reduction time per iteration and the
+                   communication share, per strategy (bench/apps_split.py --json files)
+  summary.md       hympi against every peer: median ratio of interleaved pairs
+
+    bench/report.py RUN.json [RUN.json ...] [--apps APPS.json ...] [--out DIR]
+"""
+import argparse
+import json
+import os
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def load(paths):
+    runs = []
+    for path in paths:
+        with open(path) as f:
+            run = json.load(f)
+        label = f"{run['machine']['mpi'].split(',')[0][:24]} ({os.path.basename(path)})"
+        runs.append((label, run))
+    return runs
+
+
+def records(run, kind):
+    return [b for b in run["benchmarks"] if b["benchmark"] == kind]
+
+
+def series(recs):
+    """{implementation: [(bytes, median, min, max)]} over the records of one kind."""
+    out = {}
+    for rec in recs:
+        for r in rec["results"]:
+            out.setdefault(r["implementation"], []).append((rec["bytes"], r["median_us"], r["min_us"], r["max_us"]))
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def plot_collectives(runs, out):
+    fig, axes = plt.subplots(len(runs), 2, figsize=(11, 4 * len(runs)), squeeze=False)
+    for row, (label, run) in enumerate(runs):
+        barrier = records(run, "barrier")
+        ax = axes[row][0]
+        if barrier:
+            names = [r["implementation"] for r in barrier[0]["results"]]
+            med = [r["median_us"] for r in barrier[0]["results"]]
+            low = [r["median_us"] - r["min_us"] for r in barrier[0]["results"]]
+            high = [r["max_us"] - r["median_us"] for r in barrier[0]["results"]]
+            ax.bar(range(len(names)), med, yerr=[low, high], capsize=4, color="tab:blue")
+            ax.set_xticks(range(len(names)), names, rotation=30, ha="right", fontsize=8)
+        ax.set_ylabel("barrier latency (µs)")
+        ax.set_title(f"barrier — {label}", fontsize=9)
+        ax = axes[row][1]
+        for name, points in series(records(run, "allreduce")).items():
+            x = [p[0] for p in points]
+            ax.errorbar(x, [p[1] for p in points], yerr=[[p[1] - p[2] for p in points], [p[3] - p[1] for p in points]],
+                        marker="o", capsize=3, label=name)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("bytes")
+        ax.set_ylabel("allreduce latency (µs)")
+        ax.set_title(f"allreduce (sum of doubles) — {label}", fontsize=9)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "collectives.png"), dpi=110)
+    plt.close(fig)
+
+
+def plot_dot(runs, out):
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for label, run in runs:
+        for rec in records(run, "dot"):
+            n = [row["n"] for row in rec["rows"]]
+            for who, style in (("hympi", "-o"), ("MPI", "--s"), ("no-comm", ":")):
+                ax.plot(n, [row[f"{who}_mflops"] for row in rec["rows"]], style, label=f"{who} — {label}")
+    ax.set_xscale("log")
+    ax.set_xlabel("vector length per rank")
+    ax.set_ylabel("MFLOP/s per core")
+    ax.set_title("FP32 dot product with the reduction (seed Fig. 12)")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "dot.png"), dpi=110)
+    plt.close(fig)
+
+
+def plot_halo(runs, out):
+    fig, axes = plt.subplots(len(runs), 2, figsize=(12, 4.5 * len(runs)), squeeze=False)
+    fig2, axes2 = plt.subplots(len(runs), 2, figsize=(12, 4.5 * len(runs)), squeeze=False)
+    for row, (label, run) in enumerate(runs):
+        for col, kind in enumerate(("halo-contiguous", "halo-gathered")):
+            ax, ax2 = axes[row][col], axes2[row][col]
+            data = series(records(run, kind))
+            flat = {p[0]: p[1] for p in data.get("flat_mpi", [])}
+            for name, points in data.items():
+                x = [p[0] for p in points]
+                ax.plot(x, [p[1] for p in points], marker="o", label=name)
+                ax.fill_between(x, [p[2] for p in points], [p[3] for p in points], alpha=0.15)
+                if name != "flat_mpi" and flat:
+                    ax2.plot(x, [flat[p[0]] / p[1] for p in points if p[0] in flat], marker="o", label=name)
+            for a in (ax, ax2):
+                a.set_xscale("log", base=2)
+                a.set_xlabel("bytes per neighbour")
+                a.legend(fontsize=7)
+            ax.set_yscale("log")
+            ax.set_ylabel("µs per update (median; band: min-max)")
+            ax.set_title(f"{kind} — {label}", fontsize=9)
+            ax2.axhline(1.0, color="grey", lw=0.8)
+            ax2.set_ylabel("speedup vs flat_mpi (> 1: faster)")
+            ax2.set_title(f"{kind} — {label}", fontsize=9)
+    for f, name in ((fig, "halo.png"), (fig2, "speedup.png")):
+        f.tight_layout()
+        f.savefig(os.path.join(out, name), dpi=110)
+        plt.close(f)
+
+
+def plot_apps(paths, out):
+    """Per app, grouped by strategy: ghost update and reductions (µs per iteration, log) and
+    the communication share of the iteration (%); medians over launches."""
+    fig, axes = plt.subplots(len(paths), 2, figsize=(13, 4.5 * len(paths)), squeeze=False)
+    for row, path in enumerate(paths):
+        with open(path) as f:
+            data = json.load(f)
+        apps = list(data["results"])
+        strategies = list(next(iter(data["results"].values())))
+        width = 0.8 / len(strategies)
+        median = lambda runs, key: sorted(r[key] for r in runs)[len(runs) // 2]  # noqa: E731
+        for k, strategy in enumerate(strategies):
+            x = [a + k * width for a in range(len(apps))]
+            runs = [data["results"][app][strategy] for app in apps]
+            axes[row][0].bar(x, [median(r, "ghost_us") for r in runs], width, label=f"{strategy}: ghost update")
+            axes[row][0].scatter(x, [median(r, "reduce_us") for r in runs], marker="_", s=200, color="black",
+                                 label="reductions" if k == 0 else None)
+            axes[row][1].bar(x, [median(r, "share_percent") for r in runs], width, label=strategy)
+        for ax in axes[row]:
+            ax.set_xticks([a + 0.4 - width / 2 for a in range(len(apps))], apps)
+            ax.legend(fontsize=7)
+        axes[row][0].set_yscale("log")
+        axes[row][0].set_ylabel("µs per iteration")
+        axes[row][0].set_title(f"ghost update and reductions, np {data['np']} — {os.path.basename(path)}", fontsize=9)
+        axes[row][1].set_ylabel("communication share of the iteration (%)")
+        axes[row][1].set_title(f"(ghost + reductions) / (compute + ghost + reductions) — {os.path.basename(path)}", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "apps.png"), dpi=110)
+    plt.close(fig)
+
+
+BRIEF = {"barrier": None, "allreduce": {8, 4096, 1048576}, "halo-contiguous": {4096, 262144},
+         "halo-gathered": {4096}, "halo-mesh": None, "halo-grid": None}
+
+
+def summary(runs, brief=False):
+    """Markdown rows: every ratio_to_* of hympi's implementations, median of interleaved pairs
+    (brief: hympi's default variants on the sizes of BRIEF)."""
+    lines = ["| MPI | benchmark | size (B) | hympi | peer | hympi / peer (median, 25-75 %) |", "|---|---|---|---|---|---|"]
+    for label, run in runs:
+        for rec in run["benchmarks"]:
+            for r in rec.get("results", []):
+                if "implementation" not in r:
+                    continue
+                for key, ratio in r.items():
+                    if not key.startswith("ratio_to_"):
+                        continue
+                    peer = key[len("ratio_to_"):]
+                    mine = r["implementation"]
+                    if mine.startswith("hympi-") or peer in ("bare_copy+barrier",):
+                        continue  # variants and floors are in the JSON; the table is hympi vs peers
+                    if brief and (rec["benchmark"] not in BRIEF or mine not in ("hympi", "shm")
+                                  or (BRIEF[rec["benchmark"]] and rec.get("bytes") not in BRIEF[rec["benchmark"]])):
+                        continue
+                    lines.append(f"| {label} | {rec['benchmark']} | {rec.get('bytes', '')} | {mine} | {peer} | "
+                                 f"{ratio['median']:.2f} ({ratio['q25']:.2f}-{ratio['q75']:.2f}) |")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("runs", nargs="+", help="hympi-bench --json files")
+    ap.add_argument("--apps", nargs="*", default=[], help="bench/apps_split.py --json files")
+    ap.add_argument("--out", default="bench-results/report")
+    ap.add_argument("--brief", action="store_true", help="print only the headline ratios (summary.md has all)")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    runs = load(args.runs)
+    written = []
+    if any(records(r, "barrier") or records(r, "allreduce") for _, r in runs):
+        plot_collectives(runs, args.out)
+        written.append("collectives.png")
+    if any(records(r, "dot") for _, r in runs):
+        plot_dot(runs, args.out)
+        written.append("dot.png")
+    if any(records(r, "halo-contiguous") for _, r in runs):
+        plot_halo(runs, args.out)
+        written += ["halo.png", "speedup.png"]
+    if args.apps:
+        plot_apps(args.apps, args.out)
+        written.append("apps.png")
+    with open(os.path.join(args.out, "summary.md"), "w") as f:
+        f.write(summary(runs))
+    written.append("summary.md")
+    print(summary(runs, args.brief))
+    print("report: wrote " + ", ".join(os.path.join(args.out, w) for w in written))
+
+
+if __name__ == "__main__":
+    main()
