@@ -54,4 +54,16 @@ nlohmann::json bench_allreduce(Context& ctx, const Method& method, const std::ve
   return records;
 }
 
+nlohmann::json bench_affinity(Context& ctx, const Method& method) {
+  auto rank_order = variant(ctx, [](Options& o) { o.topology_aware = false; });
+  MPI_Comm comm = ctx.topology().world();
+  double in = 1.0 + ctx.topology().world_rank(), out = 0;
+  std::vector<Contender> contenders{
+      {"hympi(tree by socket/L3)", [&] { ctx.allreduce(&in, &out, 1, Op::sum); }},
+      {"hympi(tree by rank)", [&] { rank_order->allreduce(&in, &out, 1, Op::sum); }},
+      {"MPI_Allreduce", [&] { MPI_Allreduce(&in, &out, 1, MPI_DOUBLE, MPI_SUM, comm); }},
+  };
+  return report("affinity-allreduce", sizeof(double), contenders, measure(ctx, contenders, method), method);
+}
+
 }  // namespace hympi::bench

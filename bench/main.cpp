@@ -1,5 +1,6 @@
 // hympi-bench: hympi against the MPI library's own operations, side by side in one launch.
-//   mpiexec -n 2 hympi-bench barrier|allreduce|dot|sync|halo|halo-grid|stats|all [--outer 100] [--inner 100] [--json F]
+//   mpiexec -n 2 hympi-bench barrier|allreduce|dot|sync|affinity|halo|halo-grid|halo-mesh|stats|all
+//                            [--outer 100] [--inner 100] [--json F]
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 #include <mpi.h>
@@ -32,6 +33,7 @@ int main(int argc, char** argv) {
     auto* allreduce = app.add_subcommand("allreduce", "allreduce 8 B - 1 MiB vs MPI_Allreduce");
     auto* dot = app.add_subcommand("dot", "FP32 dot product MFLOP/s per core vs vector length");
     auto* sync = app.add_subcommand("sync", "time synchronization after MPI_Barrier vs hympi barrier loops");
+    auto* affinity = app.add_subcommand("affinity", "allreduce with the tree by socket/L3 vs by rank (run per placement)");
     auto* halo = app.add_subcommand("halo", "ghost update per strategy, 1 KiB - 1 MiB per neighbour, and overlap");
     hympi::bench::GridSpec grid;
     int ranks_per_node = 16;
@@ -78,6 +80,7 @@ int main(int argc, char** argv) {
     }
     if (dot->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_dot(ctx, method));
     if (sync->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_sync(ctx, method.outer));
+    if (affinity->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_affinity(ctx, method));
     if (halo->parsed() || all->parsed()) {
       std::vector<std::size_t> sizes{1024, 4096, 16384, 65536, 262144, 1048576};
       if (quick) sizes = {4096, 65536};

@@ -37,7 +37,7 @@ def main():
         kind = bench.get("benchmark", "?")
         seen.add(kind)
         where = f"benchmarks[{i}] ({kind})"
-        if kind in ("barrier", "allreduce", "halo-contiguous", "halo-gathered", "halo-grid", "halo-mesh"):
+        if kind in ("barrier", "allreduce", "affinity-allreduce", "halo-contiguous", "halo-gathered", "halo-grid", "halo-mesh"):
             check(bench, {"bytes": int, "outer": int, "inner": int, "results": list}, where, errors)
             for j, r in enumerate(bench.get("results", [])):
                 check(r, TIMED, f"{where}.results[{j}]", errors)
