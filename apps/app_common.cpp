@@ -18,6 +18,32 @@ void add_common_options(CLI::App& app, CommonOptions& o) {
                "a barrier before each ghost update and reduction, timed apart: their times are then the exchange alone");
 }
 
+std::optional<int> parse(CLI::App& app, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    return rank == 0 ? app.exit(e) : (e.get_exit_code() != 0);
+  }
+  return std::nullopt;
+}
+
+int app_main(int argc, char** argv, int (*run)(int, char**)) {
+  MPI_Init(&argc, &argv);
+  int status = 0;
+  try {
+    status = run(argc, argv);
+  } catch (const Error& e) {
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) fmt::print(stderr, "{}\n", e.what());
+    status = 2;
+  }
+  MPI_Finalize();
+  return status;
+}
+
 Arrays::Arrays(const Context& ctx, const std::string& placement, int arrays, std::size_t count) {
   const Topology& topo = ctx.topology();
   if (placement == "first-touch") {

@@ -146,15 +146,10 @@ int run(int argc, char** argv) {
   app.add_option("--mesh", mesh_file, "a Gmsh MSH file of tetrahedra instead of the cube");
   app.add_option("--tolerance", tolerance, "relative residual to stop at");
   app.add_option("--levels", levels, "METIS partition: 1 (k-way) or 2 (nodes, then ranks)")->check(CLI::IsMember({1, 2}));
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return rank == 0 ? app.exit(e) : (e.get_exit_code() != 0);
-  }
+  if (const auto status = parse(app, argc, argv)) return *status;
   Context ctx(MPI_COMM_WORLD);
   const Topology& topo = ctx.topology();
+  const int rank = topo.world_rank();
   const Strategy strategy = strategy_from_name(options.strategy);
   // Rank 0 makes the mesh if it is not cached; a failure is reported on every rank.
   std::string error;
@@ -192,17 +187,9 @@ int run(int argc, char** argv) {
   int same = again.iterations == s.iterations && again.x == s.x;
   same = ctx.allreduce(same, Op::min);
   // Serial on rank 0: every owned value within round-off of the serial solution.
-  std::vector<double> mine(s.x);
-  std::vector<int64_t> ids(local.global.begin(), local.global.begin() + local.owned);
-  const int count = int(mine.size()), size_all = topo.world_size();
-  std::vector<int> counts(static_cast<std::size_t>(size_all)), displs(static_cast<std::size_t>(size_all), 0);
-  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, topo.world());
-  for (int r = 1; r < size_all; ++r) displs[std::size_t(r)] = displs[std::size_t(r) - 1] + counts[std::size_t(r) - 1];
-  const std::size_t total = rank == 0 ? std::size_t(displs.back() + counts.back()) : 0;
-  std::vector<double> all_x(total);
-  std::vector<int64_t> all_ids(total);
-  MPI_Gatherv(mine.data(), count, MPI_DOUBLE, all_x.data(), counts.data(), displs.data(), MPI_DOUBLE, 0, topo.world());
-  MPI_Gatherv(ids.data(), count, MPI_INT64_T, all_ids.data(), counts.data(), displs.data(), MPI_INT64_T, 0, topo.world());
+  const std::vector<double> all_x = gather_to_root(topo.world(), s.x);
+  const std::vector<int64_t> all_ids =
+      gather_to_root(topo.world(), std::vector<int64_t>(local.global.begin(), local.global.begin() + local.owned));
   int ok = same;
   if (rank == 0) {
     const mesh::LocalMesh whole = mesh::local_mesh(graph, std::vector<int32_t>(partition.part.size(), 0), 0);
@@ -221,17 +208,4 @@ int run(int argc, char** argv) {
 }  // namespace
 }  // namespace hympi::apps
 
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int status = 0;
-  try {
-    status = hympi::apps::run(argc, argv);
-  } catch (const hympi::Error& e) {
-    int rank = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank == 0) fmt::print(stderr, "{}\n", e.what());
-    status = 2;
-  }
-  MPI_Finalize();
-  return status;
-}
+int main(int argc, char** argv) { return hympi::apps::app_main(argc, argv, hympi::apps::run); }

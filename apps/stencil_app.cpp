@@ -127,27 +127,21 @@ bool verify(Context& ctx, const Block& b, const Problem& p, int iterations, int 
   for (int k = 0; k < b.size[2]; ++k)
     for (int j = 0; j < b.size[1]; ++j)
       for (int i = 0; i < b.size[0]; ++i) mine.push_back(u[b.index(i, j, k)]);
-  int box[6] = {b.begin[0], b.begin[1], b.begin[2], b.size[0], b.size[1], b.size[2]};
-  const int size = ctx.topology().world_size(), me = ctx.topology().world_rank();
-  const std::size_t ranks = static_cast<std::size_t>(size);
-  std::vector<int> boxes(6 * ranks), counts(ranks), displs(ranks, 0);
-  MPI_Gather(box, 6, MPI_INT, boxes.data(), 6, MPI_INT, 0, ctx.topology().world());
-  int count = int(mine.size());
-  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, ctx.topology().world());
-  for (int r = 1; r < size; ++r) displs[std::size_t(r)] = displs[std::size_t(r) - 1] + counts[std::size_t(r) - 1];
-  std::vector<double> all(me == 0 ? std::size_t(displs.back() + counts.back()) : 0);
-  MPI_Gatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, 0, ctx.topology().world());
+  const MPI_Comm world = ctx.topology().world();
+  const std::vector<int> boxes =
+      gather_to_root(world, std::vector<int>{b.begin[0], b.begin[1], b.begin[2], b.size[0], b.size[1], b.size[2]});
+  const std::vector<double> all = gather_to_root(world, mine);
   int ok = 1;
-  if (me == 0) {
+  if (ctx.topology().world_rank() == 0) {
     Index3 global{1, 1, 1};
     for (std::size_t d = 0; d < p.grid.size(); ++d) global[d] = p.grid[d];
     const Block whole = make_block(global, {1, 1, 1}, {0, 0, 0}, 1, dimensions_of(p.stencil));
     std::vector<double> su(std::size_t(whole.local_points()), 0.0), snext(su.size(), 0.0);
     relax(nullptr, whole, p, iterations, check_every, su.data(), snext.data(), nullptr, nullptr);
     double worst = 0;
-    for (int r = 0; r < size; ++r) {
-      const int* q = &boxes[std::size_t(6 * r)];
-      std::size_t at = std::size_t(displs[std::size_t(r)]);
+    std::size_t at = 0;  // values come in rank order, box by box
+    for (std::size_t r = 0; r < boxes.size(); r += 6) {
+      const int* q = &boxes[r];
       for (int k = 0; k < q[5]; ++k)
         for (int j = 0; j < q[4]; ++j)
           for (int i = 0; i < q[3]; ++i) worst = std::max(worst, std::abs(all[at++] - snext[std::size_t(whole.index(q[0] + i, q[1] + j, q[2] + k))]));
@@ -156,7 +150,7 @@ bool verify(Context& ctx, const Block& b, const Problem& p, int iterations, int 
     fmt::print("verify: largest difference to a serial run {:.3e} over {} points: {}\n", worst, all.size(),
                ok ? "identical" : "DIFFERENT");
   }
-  MPI_Bcast(&ok, 1, MPI_INT, 0, ctx.topology().world());
+  MPI_Bcast(&ok, 1, MPI_INT, 0, world);
   return ok != 0;
 }
 
@@ -166,13 +160,7 @@ int run(int argc, char** argv) {
   CommonOptions options;
   add_common_options(app, options);
   app.add_option("--grid", p.grid, "grid points per dimension")->delimiter(',')->expected(dimensions_of(p.stencil));
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return rank == 0 ? app.exit(e) : (e.get_exit_code() != 0);
-  }
+  if (const auto status = parse(app, argc, argv)) return *status;
   Context ctx(MPI_COMM_WORLD);
   const Strategy strategy = strategy_from_name(options.strategy);
   CartesianGrid grid(ctx, p.grid, p.stencil);
@@ -191,17 +179,4 @@ int run(int argc, char** argv) {
 }  // namespace
 }  // namespace hympi::apps
 
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int status = 0;
-  try {
-    status = hympi::apps::run(argc, argv);
-  } catch (const hympi::Error& e) {
-    int rank = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank == 0) fmt::print(stderr, "{}\n", e.what());
-    status = 2;
-  }
-  MPI_Finalize();
-  return status;
-}
+int main(int argc, char** argv) { return hympi::apps::app_main(argc, argv, hympi::apps::run); }
