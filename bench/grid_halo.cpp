@@ -8,6 +8,7 @@
 #include "hympi/grid.hpp"
 #include "hympi/halo.hpp"
 #include "links.hpp"
+#include "petsc_peer.hpp"
 
 namespace hympi::bench {
 
@@ -37,10 +38,15 @@ nlohmann::json bench_halo_pattern(Context& ctx, const Method& method, const Patt
     vectors.emplace_back(points, 1.0);
     Halo* h = halos.back().get();
     double* v = vectors.back().data();
+    if (s == Strategy::flat_mpi) {  // PETSc next to it; the reference stays last
+      vectors.emplace_back(points, 1.0);
+      if (auto petsc = petsc_contender(pattern, vectors.back().data())) contenders.push_back(std::move(*petsc));
+    }
     contenders.push_back({name_of(s), [h, v] { h->update(v); }});
   }
   auto samples = measure(ctx, contenders, method);
   nlohmann::json record = report(label, points * sizeof(double), contenders, samples, method);
+  report_peer_ratios(record, contenders, samples, 3);
   record["statistics"] = statistics_json(st);
   record["links"] = links;
   record["automatic"] = name_of(automatic.strategy());

@@ -11,6 +11,7 @@
 
 #include "hympi/halo.hpp"
 #include "hympi/shared_window.hpp"
+#include "petsc_peer.hpp"
 
 namespace hympi::bench {
 namespace {
@@ -101,10 +102,14 @@ nlohmann::json bench_halo(Context& ctx, const Method& method, const std::vector<
                       std::size_t(points) * sizeof(double));
         ctx.barrier();
       };
+      std::vector<double> petsc_vector(std::size_t(local_points), 1.0);
       for (std::size_t i = 0; i < halos.size(); ++i) {
         Halo* h = halos[i].get();
         double* v = vectors[i];
-        if (i + 1 == halos.size()) contenders.push_back({"bare_copy+barrier", bare_copy});
+        if (i + 1 == halos.size()) {
+          if (auto petsc = petsc_contender(pattern, petsc_vector.data())) contenders.push_back(std::move(*petsc));
+          contenders.push_back({"bare_copy+barrier", bare_copy});
+        }
         contenders.push_back({name_of(h->strategy()), [h, v] { h->update(v); }});
       }
       Method m = method;
@@ -112,16 +117,7 @@ nlohmann::json bench_halo(Context& ctx, const Method& method, const std::vector<
       auto samples = measure(ctx, contenders, m);
       nlohmann::json record = report(gathered ? "halo-gathered" : "halo-contiguous", bytes, contenders, samples, m);
       record["neighbors"] = pattern.neighbors().size();
-      // The targets compare hympi's strategies with every peer, not only flat MPI.
-      for (std::size_t a = 0; a < 3; ++a)
-        for (std::size_t b = 3; b + 1 < contenders.size(); ++b) {
-          const RatioStats r = ratio_of(samples[a], samples[b]);
-          record["results"][a]["ratio_to_" + contenders[b].name] = {{"median", r.median}, {"q25", r.q25}, {"q75", r.q75}};
-          if (root)
-            fmt::print("# ratio {} / {}: median {:.3f} (25-75%: {:.3f}-{:.3f})\n", contenders[a].name,
-                       contenders[b].name, r.median, r.q25, r.q75);
-        }
-      if (root) fmt::print("\n");
+      report_peer_ratios(record, contenders, samples, 3);
       records.push_back(record);
     }
 

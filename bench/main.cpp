@@ -12,6 +12,7 @@
 #include "grid_halo.hpp"
 #include "halo.hpp"
 #include "machine.hpp"
+#include "petsc_peer.hpp"
 #ifdef HYMPI_BENCH_MESH
 #include "mesh_halo.hpp"
 #endif
@@ -68,11 +69,14 @@ int main(int argc, char** argv) {
     }
     if (quick) method = {10, 10};
 
+    hympi::bench::PetscScope petsc;  // a ghost-update peer, when built with PETSc
     hympi::Context ctx(MPI_COMM_WORLD);
     nlohmann::json out{{"machine", hympi::bench::describe_machine(ctx)}, {"benchmarks", nlohmann::json::array()}};
+    if (const std::string peer = petsc.describe(); !peer.empty()) out["machine"]["petsc"] = peer;
     if (ctx.topology().world_rank() == 0)
-      fmt::print("# hympi-bench  {}  ranks={} nodes={}\n# {}\n\n", out["machine"]["mpi"].get<std::string>(),
-                 ctx.topology().world_size(), ctx.topology().node_count(), describe(ctx.options()));
+      fmt::print("# hympi-bench  {}  ranks={} nodes={}\n# {}\n# peers: the MPI library{}\n\n",
+                 out["machine"]["mpi"].get<std::string>(), ctx.topology().world_size(), ctx.topology().node_count(),
+                 describe(ctx.options()), out["machine"].contains("petsc") ? ", " + petsc.describe() : "");
     if (barrier->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_barrier(ctx, method));
     if (allreduce->parsed() || all->parsed()) {
       std::vector<std::size_t> sizes{8, 64, 512, 4096, 32768, 262144, 1048576};

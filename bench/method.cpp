@@ -90,4 +90,19 @@ nlohmann::json report(const std::string& benchmark, std::size_t bytes,
   return record;
 }
 
+void report_peer_ratios(nlohmann::json& record, const std::vector<Contender>& contenders,
+                        const std::vector<std::vector<double>>& samples, std::size_t hympi_count) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  for (std::size_t a = 0; a < hympi_count; ++a)
+    for (std::size_t b = hympi_count; b + 1 < contenders.size(); ++b) {
+      const RatioStats r = ratio_of(samples[a], samples[b]);
+      record["results"][a]["ratio_to_" + contenders[b].name] = {{"median", r.median}, {"q25", r.q25}, {"q75", r.q75}};
+      if (rank == 0)
+        fmt::print("# ratio {} / {}: median {:.3f} (25-75%: {:.3f}-{:.3f})\n", contenders[a].name,
+                   contenders[b].name, r.median, r.q25, r.q75);
+    }
+  if (rank == 0 && hympi_count + 1 < contenders.size()) fmt::print("\n");
+}
+
 }  // namespace hympi::bench

@@ -50,4 +50,9 @@ nlohmann::json report(const std::string& benchmark, std::size_t bytes,
                       const std::vector<Contender>& contenders,
                       const std::vector<std::vector<double>>& samples, const Method& method);
 
+/// The first `hympi_count` contenders (hympi's) against each peer between them and the
+/// reference (the last one, already in report()): printed (rank 0) and added to `record`.
+void report_peer_ratios(nlohmann::json& record, const std::vector<Contender>& contenders,
+                        const std::vector<std::vector<double>>& samples, std::size_t hympi_count);
+
 }  // namespace hympi::bench

@@ -12,6 +12,8 @@ packages=(
   # the field's libraries
   libhwloc-dev libmetis-dev libgmsh-dev gmsh libgtest-dev libgmock-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev
+  # PETSc, the ghost-update peer in hympi-bench (built on Open MPI: used in that tree)
+  petsc-dev
   # benchmark report
   python3 python3-numpy python3-matplotlib
   # emulated hosts (network namespaces)

@@ -2,8 +2,11 @@
 """Checks a hympi-bench --json file against the schema the report scripts rely on:
 the machine record, and per benchmark kind the keys and types of its results.
 
-    tests/tools/check_bench_json.py RUN.json [--expect barrier,allreduce,...]
+    tests/tools/check_bench_json.py RUN.json [--expect barrier,allreduce,...] [--peer petsc_sf]
+
+--peer NAME: every ghost-update record (halo-contiguous, -gathered, -grid, -mesh) times NAME.
 """
+import argparse
 import json
 import sys
 
@@ -25,10 +28,16 @@ def check(record, schema, where, errors):
             errors.append(f"{where}: '{key}' is {type(record[key]).__name__}, expected {kind.__name__}")
 
 
+HALO_KINDS = ("halo-contiguous", "halo-gathered", "halo-grid", "halo-mesh")
+
+
 def main():
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
-    with open(sys.argv[1]) as f:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("run")
+    ap.add_argument("--expect", default="", help="benchmark kinds that must be present, comma-separated")
+    ap.add_argument("--peer", action="append", default=[], help="an implementation every ghost-update record has")
+    args = ap.parse_args()
+    with open(args.run) as f:
         run = json.load(f)
     errors = []
     check(run.get("machine", {}), MACHINE, "machine", errors)
@@ -39,6 +48,10 @@ def main():
         where = f"benchmarks[{i}] ({kind})"
         if kind in ("barrier", "allreduce", "affinity-allreduce", "halo-contiguous", "halo-gathered", "halo-grid", "halo-mesh"):
             check(bench, {"bytes": int, "outer": int, "inner": int, "results": list}, where, errors)
+            names = [r.get("implementation") for r in bench.get("results", [])]
+            for peer in args.peer:
+                if kind in HALO_KINDS and peer not in names:
+                    errors.append(f"{where}: no '{peer}' among {names}")
             for j, r in enumerate(bench.get("results", [])):
                 check(r, TIMED, f"{where}.results[{j}]", errors)
                 if len(r.get("samples_us", [])) != bench.get("outer"):
@@ -64,14 +77,13 @@ def main():
             check(bench, {"hympi": dict, "mpi": dict}, where, errors)
         else:
             errors.append(f"{where}: unknown benchmark kind")
-    if len(sys.argv) > 3 and sys.argv[2] == "--expect":
-        for kind in sys.argv[3].split(","):
-            if kind not in seen:
-                errors.append(f"no '{kind}' benchmark in the file")
+    for kind in filter(None, args.expect.split(",")):
+        if kind not in seen:
+            errors.append(f"no '{kind}' benchmark in the file")
     if errors:
         print("\n".join(errors))
         sys.exit(1)
-    print(f"{sys.argv[1]}: {len(run['benchmarks'])} benchmark records match the schema")
+    print(f"{args.run}: {len(run['benchmarks'])} benchmark records match the schema")
 
 
 if __name__ == "__main__":

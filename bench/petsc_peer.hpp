@@ -1,0 +1,35 @@
+// PETSc as a peer of hympi's ghost update: the same pattern as a PetscSF (star forest),
+// the object behind VecScatter and VecGhostUpdateBegin/End, timed in the same launch with
+// the same method. Roots are the rank's local vector, leaves its ghosts; an update is
+// PetscSFBcastBegin/End(MPI_REPLACE) from the vector onto itself. The SF type comes from
+// PETSc's options (PETSC_OPTIONS="-sf_type window"), default `basic`: persistent
+// Isend/Irecv, what a PETSc FEM code gets. Without PETSc (or with a PETSc built on
+// another MPI) everything here is a no-op: no contender, no initialization.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "hympi/halo.hpp"
+#include "method.hpp"
+
+namespace hympi::bench {
+
+/// PetscInitialize after MPI_Init, PetscFinalize before MPI_Finalize (MPI stays PETSc's
+/// caller's). Collective.
+class PetscScope {
+ public:
+  PetscScope();
+  ~PetscScope();
+  PetscScope(const PetscScope&) = delete;
+  PetscScope& operator=(const PetscScope&) = delete;
+  /// "PETSc 3.18.5 PetscSF type basic", or empty without PETSc.
+  std::string describe() const;
+};
+
+/// Collective. The update of a vector of `pattern` (double values only) through a PetscSF,
+/// named "petsc_sf", or nothing when hympi-bench was built without PETSc or the pattern
+/// holds another type. The contender owns its SF.
+std::optional<Contender> petsc_contender(const Pattern& pattern, double* v);
+
+}  // namespace hympi::bench
