@@ -11,8 +11,10 @@ void add_common_options(CLI::App& app, CommonOptions& o) {
   app.add_option("--strategy", o.strategy, "ghost-update strategy (shm, flat_mpi, aggregated, ...)");
   app.add_option("--iterations", o.iterations, "iterations")->check(CLI::PositiveNumber);
   app.add_option("--check-every", o.check_every, "residual every this many iterations")->check(CLI::PositiveNumber);
-  app.add_option("--placement", o.placement, "first-touch (each rank its own arrays) or rank0 (node rank 0 allocates and touches all)")
-      ->check(CLI::IsMember({"first-touch", "rank0"}));
+  app.add_option("--placement", o.placement,
+                 "first-touch (private arrays, each rank its own), shared (a noncontig shared window, each segment "
+                 "touched by its owner) or rank0 (one contiguous shared region, touched by node rank 0)")
+      ->check(CLI::IsMember({"first-touch", "shared", "rank0"}));
   app.add_flag("--verify", o.verify, "gather the result and compare it with a serial run on rank 0");
   app.add_flag("--separate-wait", o.separate_wait,
                "a barrier before each ghost update and reduction, timed apart: their times are then the exchange alone");
@@ -51,6 +53,11 @@ Arrays::Arrays(const Context& ctx, const std::string& placement, int arrays, std
       own_.emplace_back(count, 0.0);  // written here, by the rank that uses it
       pointers_.push_back(own_.back().data());
     }
+    return;
+  }
+  if (placement == "shared") {  // each segment page-aligned, zeroed by its owner (SharedWindow)
+    window_ = std::make_unique<SharedWindow>(topo.node(), std::size_t(arrays) * count * sizeof(double));
+    for (int i = 0; i < arrays; ++i) pointers_.push_back(reinterpret_cast<double*>(window_->local()) + std::size_t(i) * count);
     return;
   }
   // rank0: one region for the node, packed without padding, written by node rank 0.
