@@ -1,6 +1,6 @@
 // hympi-bench: hympi against the MPI library's own operations, side by side in one launch.
 //   mpiexec -n 2 hympi-bench barrier|allreduce|dot|sync|affinity|halo|halo-grid|halo-mesh|stats|all
-//                            [--outer 100] [--inner 100] [--json F]
+//                            [--outer 100] [--inner 100] [--json F] [--ranks-per-node K]
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 #include <mpi.h>
@@ -25,10 +25,14 @@ int main(int argc, char** argv) {
     hympi::bench::Method method;
     std::string json_path;
     bool quick = false;
+    int ranks_per_node = 0;  // live runs: emulated nodes of this many ranks (0: real nodes); stats: default 16
     app.add_option("--outer", method.outer, "samples per contender")->check(CLI::PositiveNumber);
     app.add_option("--inner", method.inner, "calls per sample")->check(CLI::PositiveNumber);
     app.add_option("--json", json_path, "write every sample and the machine to this file");
     app.add_flag("--quick", quick, "10 x 10 calls: a smoke run, not a measurement");
+    app.add_option("--ranks-per-node", ranks_per_node,
+                   "emulate nodes of this many consecutive ranks (as HYMPI_NODE_SIZE); stats: the modelled nodes' size (16)")
+        ->check(CLI::PositiveNumber);
     app.fallthrough();  // subcommands inherit it: options may follow the subcommand
     auto* barrier = app.add_subcommand("barrier", "hympi barrier variants vs MPI_Barrier");
     auto* allreduce = app.add_subcommand("allreduce", "allreduce 8 B - 1 MiB vs MPI_Allreduce");
@@ -37,7 +41,6 @@ int main(int argc, char** argv) {
     auto* affinity = app.add_subcommand("affinity", "allreduce with the tree by socket/L3 vs by rank (run per placement)");
     auto* halo = app.add_subcommand("halo", "ghost update per strategy, 1 KiB - 1 MiB per neighbour, and overlap");
     hympi::bench::GridSpec grid;
-    int ranks_per_node = 16;
     std::vector<int> nodes{2, 4, 8, 16, 32, 64, 128, 256, 512};
     auto* halo_grid = app.add_subcommand("halo-grid", "ghost update of a structured grid: flat vs aggregated vs ODM");
     auto* stats = app.add_subcommand("stats", "message statistics of a grid's update at many node counts (dry run)");
@@ -46,7 +49,6 @@ int main(int argc, char** argv) {
       sub->add_option("--stencil", grid.stencil, "star5, box9, star7, star19, box27");
       sub->add_option("--width", grid.width, "ghost layers")->check(CLI::PositiveNumber);
     }
-    stats->add_option("--ranks-per-node", ranks_per_node, "ranks per node")->check(CLI::PositiveNumber);
     stats->add_option("--nodes", nodes, "node counts")->delimiter(',');
     stats->add_option("--point-bytes", grid.point_bytes, "bytes per grid point")->check(CLI::PositiveNumber);
     double mesh_size = 0.03;
@@ -70,7 +72,9 @@ int main(int argc, char** argv) {
     if (quick) method = {10, 10};
 
     hympi::bench::PetscScope petsc;  // a ghost-update peer, when built with PETSc
-    hympi::Context ctx(MPI_COMM_WORLD);
+    hympi::Options options = hympi::Options::from_env();
+    if (ranks_per_node > 0 && !stats->parsed()) options.node_size = ranks_per_node;
+    hympi::Context ctx(MPI_COMM_WORLD, options);
     nlohmann::json out{{"machine", hympi::bench::describe_machine(ctx)}, {"benchmarks", nlohmann::json::array()}};
     if (const std::string peer = petsc.describe(); !peer.empty()) out["machine"]["petsc"] = peer;
     if (ctx.topology().world_rank() == 0)
@@ -90,7 +94,7 @@ int main(int argc, char** argv) {
       if (quick) sizes = {4096, 65536};
       for (auto& r : hympi::bench::bench_halo(ctx, method, sizes)) out["benchmarks"].push_back(r);
     }
-    if (stats->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_stats(grid, ranks_per_node, nodes));
+    if (stats->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_stats(grid, ranks_per_node > 0 ? ranks_per_node : 16, nodes));
     if (halo_grid->parsed() || all->parsed()) {
       if (all->parsed()) grid.global = {48, 48, 48};
       out["benchmarks"].push_back(hympi::bench::bench_halo_grid(ctx, method, grid));
