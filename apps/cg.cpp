@@ -90,11 +90,18 @@ struct Solve {
   Split split;
 };
 
-/// CG on the rows of `a` (owned), vectors of `points` entries (owned then ghosts); `halo`
-/// and `ctx` null: serial.
-Solve cg(const Csr& a, int points, Context* ctx, Halo* halo, double tolerance, int max_iterations,
+/// The solver's vectors, each of the local points (owned, then ghosts); where they live is
+/// the caller's choice (--placement). `p` is the one the ghost update moves.
+struct Vectors {
+  std::size_t points;
+  double *x, *b, *r, *p, *q;
+};
+
+/// CG on the rows of `a` (owned); `halo` and `ctx` null: serial.
+Solve cg(const Csr& a, Vectors v, Context* ctx, Halo* halo, double tolerance, int max_iterations,
          bool separate_wait = false) {
   const std::size_t n = std::size_t(a.rows());
+  double *x = v.x, *b = v.b, *r = v.r, *p = v.p, *q = v.q;
   Solve s;
   auto dot = [&](const double* u, const double* w) {
     double local = 0;
@@ -104,24 +111,22 @@ Solve cg(const Csr& a, int points, Context* ctx, Halo* halo, double tolerance, i
     if (ctx) local = reduce(*ctx, local, Op::sum, separate_wait, s.split);
     return local;
   };
-  std::vector<double> ones(std::size_t(points), 1.0), b(n), r(n), p_storage(std::size_t(points), 0.0), q(n);
-  // The search direction is the vector the ghost update moves (shm_direct: the Halo's own).
-  double* p = halo && halo->strategy() == Strategy::shm_direct ? halo->shared_field<double>() : p_storage.data();
-  s.x.assign(n, 0.0);
-  multiply(a, ones.data(), b.data());  // b = A 1: the solution is all ones
-  r = b;
-  std::copy(r.begin(), r.end(), p);
-  const double norm_b = std::sqrt(dot(b.data(), b.data()));
-  double rr = dot(r.data(), r.data());
+  std::fill(p, p + v.points, 1.0);
+  multiply(a, p, b);  // b = A 1: the solution is all ones
+  std::fill(x, x + n, 0.0);
+  std::copy(b, b + n, r);
+  std::copy(r, r + n, p);
+  const double norm_b = std::sqrt(dot(b, b));
+  double rr = dot(r, r);
   s.residual = std::sqrt(rr) / norm_b;
   while (s.iterations < max_iterations && s.residual > tolerance) {
     if (halo) ghost_update(*ctx, *halo, p, separate_wait, s.split);
-    timed(s.split.compute, [&] { multiply(a, p, q.data()); });
-    const double alpha = rr / dot(p, q.data());
+    timed(s.split.compute, [&] { multiply(a, p, q); });
+    const double alpha = rr / dot(p, q);
     timed(s.split.compute, [&] {
-      for (std::size_t i = 0; i < n; ++i) s.x[i] += alpha * p[i], r[i] -= alpha * q[i];
+      for (std::size_t i = 0; i < n; ++i) x[i] += alpha * p[i], r[i] -= alpha * q[i];
     });
-    const double rr_next = dot(r.data(), r.data()), beta = rr_next / rr;
+    const double rr_next = dot(r, r), beta = rr_next / rr;
     rr = rr_next;
     timed(s.split.compute, [&] {
       for (std::size_t i = 0; i < n; ++i) p[i] = r[i] + beta * p[i];
@@ -129,7 +134,14 @@ Solve cg(const Csr& a, int points, Context* ctx, Halo* halo, double tolerance, i
     s.residual = std::sqrt(rr) / norm_b;
     ++s.iterations;
   }
+  s.x.assign(x, x + n);
   return s;
+}
+
+/// The vectors in `arrays` (of `points` entries); with shm_direct, p is the Halo's own.
+Vectors vectors_in(Arrays& arrays, std::size_t points, Halo& halo) {
+  double* p = halo.strategy() == Strategy::shm_direct ? halo.shared_field<double>() : arrays[3];
+  return {points, arrays[0], arrays[1], arrays[2], p, arrays[4]};
 }
 
 int run(int argc, char** argv) {
@@ -169,7 +181,9 @@ int run(int argc, char** argv) {
   const Pattern pattern = mesh::mesh_pattern(ctx, local);
   const Csr a = assemble(m, local);
   Halo halo(pattern, strategy);
-  const Solve s = cg(a, int(local.global.size()), &ctx, &halo, tolerance, options.iterations, options.separate_wait);
+  const std::size_t points = local.global.size();
+  Arrays arrays(ctx, options.placement, 5, points);
+  const Solve s = cg(a, vectors_in(arrays, points, halo), &ctx, &halo, tolerance, options.iterations, options.separate_wait);
   double worst_error = 0, sum = 0;
   for (double v : s.x) worst_error = std::max(worst_error, std::abs(v - 1)), sum += v;
   worst_error = ctx.allreduce(worst_error, Op::max);
@@ -183,7 +197,7 @@ int run(int argc, char** argv) {
 
   // The same solve with flat_mpi: bit for bit.
   Halo flat(pattern, Strategy::flat_mpi);
-  const Solve again = cg(a, int(local.global.size()), &ctx, &flat, tolerance, options.iterations);
+  const Solve again = cg(a, vectors_in(arrays, points, flat), &ctx, &flat, tolerance, options.iterations);
   int same = again.iterations == s.iterations && again.x == s.x;
   same = ctx.allreduce(same, Op::min);
   // Serial on rank 0: every owned value within round-off of the serial solution.
@@ -193,7 +207,11 @@ int run(int argc, char** argv) {
   int ok = same;
   if (rank == 0) {
     const mesh::LocalMesh whole = mesh::local_mesh(graph, std::vector<int32_t>(partition.part.size(), 0), 0);
-    const Solve serial = cg(assemble(m, whole), whole.owned, nullptr, nullptr, tolerance, options.iterations);
+    const std::size_t all = std::size_t(whole.owned);
+    std::vector<std::vector<double>> serial_vectors(5, std::vector<double>(all));
+    auto at = [&](int i) { return serial_vectors[std::size_t(i)].data(); };
+    const Solve serial = cg(assemble(m, whole), {all, at(0), at(1), at(2), at(3), at(4)}, nullptr, nullptr, tolerance,
+                            options.iterations);
     double worst = 0;
     for (std::size_t i = 0; i < all_x.size(); ++i) worst = std::max(worst, std::abs(all_x[i] - serial.x[std::size_t(all_ids[i])]));
     const bool close = worst <= tolerance && std::abs(serial.iterations - s.iterations) <= 2;

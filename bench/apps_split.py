@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
-"""The applications' time split per strategy: each app is launched several times per
-strategy (interleaved: shm, flat_mpi, shm, flat_mpi, ...), and the per-iteration compute,
-ghost-update and reduction times and the communication share are reported as medians
-with their lowest and highest launch. Standard library only.
+"""The applications' time split per strategy (and placement): each app is launched several
+times per variant (interleaved: shm, flat_mpi, shm, flat_mpi, ...), and the per-iteration
+compute, ghost-update and reduction times and the communication share are reported as
+medians with their lowest and highest launch. Standard library only.
 
     bench/apps_split.py --build build/openmpi --np 2 [--launches 5] [--apps cg,jacobi3d]
-        [--strategies shm,flat_mpi,shm_direct,aggregated] [--json out.json] [-- extra app args]
+        [--strategies shm,flat_mpi,shm_direct,aggregated] [--placements first-touch,shared,rank0]
+        [--json out.json] [-- extra app args]
+
+With several placements a variant is "strategy placement" (seed 001: where the arrays
+live changes the compute time).
 """
 import argparse
 import json
@@ -43,21 +47,24 @@ def main():
     ap.add_argument("--launches", type=int, default=5)
     ap.add_argument("--apps", default="cg,jacobi3d")
     ap.add_argument("--strategies", default="shm,flat_mpi,shm_direct,aggregated")
+    ap.add_argument("--placements", default="first-touch", help="--placement values of the apps")
     ap.add_argument("--json")
     ap.add_argument("extra", nargs="*", help="arguments for every app, after --")
     args = ap.parse_args()
     launcher = mpiexec_of(args.build)
     results = {}
+    placements = args.placements.split(",")
+    variants = {(f"{s} {p}" if len(placements) > 1 else s): (s, p)
+                for s in args.strategies.split(",") for p in placements}
     for app in args.apps.split(","):
-        strategies = args.strategies.split(",")
-        samples = {s: [] for s in strategies}
+        samples = {v: [] for v in variants}
         for _ in range(args.launches):
-            for s in strategies:
-                command = launcher + ["-n", str(args.np), f"{args.build}/apps/{app}", "--strategy", s] + \
-                    DEFAULT_ARGS.get(app, []) + args.extra
-                samples[s].append(run(command))
+            for v, (s, p) in variants.items():
+                command = launcher + ["-n", str(args.np), f"{args.build}/apps/{app}", "--strategy", s,
+                                      "--placement", p] + DEFAULT_ARGS.get(app, []) + args.extra
+                samples[v].append(run(command))
         results[app] = samples
-    print(f"np {args.np}, {args.launches} launches per strategy; per iteration, median (lowest-highest launch)\n")
+    print(f"np {args.np}, {args.launches} launches per variant; per iteration, median (lowest-highest launch)\n")
     print("| app | strategy | compute (µs) | ghost update (µs) | reductions (µs) | communication share (%) |")
     print("|---|---|---|---|---|---|")
     for app, samples in results.items():
