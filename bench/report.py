@@ -7,6 +7,8 @@ in the style of the seed paper's figures:
   dot.png          FP32 dot product MFLOP/s per core vs vector length (hympi, MPI, no comm.)
   halo.png         ghost update per strategy vs bytes per neighbour: median, min-max band
   speedup.png      flat_mpi time / strategy time vs bytes per neighbour (> 1: faster)
+  patterns.png     ghost update of the structured grid and the cube mesh (halo-grid,
+                   halo-mesh): median per implementation, bars from min to max
   apps.png         applications: ghost-update and reduction time per iteration and the
                    communication share, per strategy (bench/apps_split.py --json files)
   summary.md       hympi against every peer: median ratio of interleaved pairs
@@ -123,6 +125,26 @@ def plot_halo(runs, out):
         plt.close(f)
 
 
+def plot_patterns(runs, out):
+    panels = [(label, rec) for label, run in runs for rec in run["benchmarks"]
+              if rec["benchmark"] in ("halo-grid", "halo-mesh")]
+    fig, axes = plt.subplots(len(panels), 1, figsize=(8, 3.6 * len(panels)), squeeze=False)
+    for (label, rec), ax in zip(panels, axes[:, 0]):
+        names = [r["implementation"] for r in rec["results"]]
+        med = [r["median_us"] for r in rec["results"]]
+        ax.bar(range(len(names)), med, color=["tab:blue" if n in HYMPI_STRATEGIES else "tab:gray" for n in names],
+               yerr=[[m - r["min_us"] for m, r in zip(med, rec["results"])],
+                     [r["max_us"] - m for m, r in zip(med, rec["results"])]], capsize=4)
+        ax.set_xticks(range(len(names)), names, fontsize=8)
+        ax.set_ylabel("µs per update")
+        what = f"cube mesh {rec.get('mesh_size')}, chunk {rec.get('chunk')}" if rec["benchmark"] == "halo-mesh" else \
+            f"grid {'x'.join(map(str, rec.get('grid', [])))} {rec.get('stencil', '')}"
+        ax.set_title(f"{rec['benchmark']}: {what} — {label} (blue: hympi, grey: peers)", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "patterns.png"), dpi=110)
+    plt.close(fig)
+
+
 def plot_apps(paths, out):
     """Per app, grouped by strategy: ghost update and reductions (µs per iteration, log) and
     the communication share of the iteration (%); medians over launches."""
@@ -153,6 +175,8 @@ def plot_apps(paths, out):
     fig.savefig(os.path.join(out, "apps.png"), dpi=110)
     plt.close(fig)
 
+
+HYMPI_STRATEGIES = ("shm", "shm_direct", "aggregated", "aggregated_odm", "automatic")
 
 BRIEF = {"barrier": None, "allreduce": {8, 4096, 1048576}, "halo-contiguous": {4096, 262144},
          "halo-gathered": {4096}, "halo-mesh": None, "halo-grid": None}
@@ -201,6 +225,9 @@ def main():
     if any(records(r, "halo-contiguous") for _, r in runs):
         plot_halo(runs, args.out)
         written += ["halo.png", "speedup.png"]
+    if any(records(r, "halo-grid") or records(r, "halo-mesh") for _, r in runs):
+        plot_patterns(runs, args.out)
+        written.append("patterns.png")
     if args.apps:
         plot_apps(args.apps, args.out)
         written.append("apps.png")

@@ -15,7 +15,7 @@ with tempfile.TemporaryDirectory() as out:
                             capture_output=True, text=True)
     if result.returncode != 0:
         sys.exit("report.py failed:\n" + result.stdout + result.stderr)
-    for name in ("collectives.png", "dot.png", "halo.png", "speedup.png", "apps.png"):
+    for name in ("collectives.png", "dot.png", "halo.png", "speedup.png", "patterns.png", "apps.png"):
         path = os.path.join(out, name)
         with open(path, "rb") as f:
             head = f.read(8)
@@ -27,4 +27,4 @@ with tempfile.TemporaryDirectory() as out:
             sys.exit(f"summary.md lacks {needed}")
     if "| barrier |" not in result.stdout:
         sys.exit("the brief table was not printed")
-print("report: 5 plots and the summary table written")
+print("report: 6 plots and the summary table written")
