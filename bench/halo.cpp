@@ -102,6 +102,19 @@ nlohmann::json bench_halo(Context& ctx, const Method& method, const std::vector<
                       std::size_t(points) * sizeof(double));
         ctx.barrier();
       };
+      // MPI's floor: the bare exchange of the blocks (Irecv, Isend, Waitall; no packing), as
+      // OSU-style probes time it: what flat_mpi adds to it is packing and unpacking.
+      std::vector<double> mpi_out(std::size_t(points) * 2, 1.0), mpi_in(mpi_out.size());
+      auto bare_mpi = [&] {
+        const std::vector<NeighborLists>& peers = pattern.neighbors();
+        MPI_Request requests[4];
+        for (std::size_t i = 0; i < peers.size(); ++i) {
+          MPI_Irecv(mpi_in.data() + i * std::size_t(points), points, MPI_DOUBLE, peers[i].rank, 0, topo.world(), &requests[i]);
+          MPI_Isend(mpi_out.data() + i * std::size_t(points), points, MPI_DOUBLE, peers[i].rank, 0, topo.world(),
+                    &requests[peers.size() + i]);
+        }
+        MPI_Waitall(int(2 * peers.size()), requests, MPI_STATUSES_IGNORE);
+      };
       std::vector<double> petsc_vector(std::size_t(local_points), 1.0);
       for (std::size_t i = 0; i < halos.size(); ++i) {
         Halo* h = halos[i].get();
@@ -109,6 +122,7 @@ nlohmann::json bench_halo(Context& ctx, const Method& method, const std::vector<
         if (i + 1 == halos.size()) {
           if (auto petsc = petsc_contender(pattern, petsc_vector.data())) contenders.push_back(std::move(*petsc));
           contenders.push_back({"bare_copy+barrier", bare_copy});
+          contenders.push_back({"bare_isend_irecv", bare_mpi});
         }
         contenders.push_back({name_of(h->strategy()), [h, v] { h->update(v); }});
       }

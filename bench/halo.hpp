@@ -1,7 +1,8 @@
 // Ghost update: every strategy side by side, per message size per neighbour, contiguous and
-// index-gathered, against flat MPI (the reference of the ratios) and a bare one-copy
-// exchange (a memcpy from the neighbour's shared window plus one hympi barrier: the floor
-// for shared memory); then the split-phase overlap, OSU style.
+// index-gathered, against flat MPI (the reference of the ratios), PETSc's PetscSF (when
+// built with it) and two floors: a bare one-copy exchange (a memcpy from the neighbour's
+// shared window plus one hympi barrier) for shared memory, and a bare Irecv/Isend/Waitall
+// of the blocks (no packing) for MPI; then the split-phase overlap, OSU style.
 #pragma once
 
 #include <vector>

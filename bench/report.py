@@ -196,7 +196,7 @@ def summary(runs, brief=False):
                         continue
                     peer = key[len("ratio_to_"):]
                     mine = r["implementation"]
-                    if mine.startswith("hympi-") or peer in ("bare_copy+barrier",):
+                    if mine.startswith("hympi-") or peer in ("bare_copy+barrier", "bare_isend_irecv"):
                         continue  # variants and floors are in the JSON; the table is hympi vs peers
                     if brief and (rec["benchmark"] not in BRIEF or mine not in ("hympi", "shm")
                                   or (BRIEF[rec["benchmark"]] and rec.get("bytes") not in BRIEF[rec["benchmark"]])):

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Does hympi-bench time the MPI library's own operations as OSU does? Launches, in turn,
+hympi-osu-probe (plain MPI, OSU's method) and hympi-bench (the seed's method) several
+times, and compares per operation the median over launches of the probe's average latency
+with that of hympi-bench's median: MPI_Barrier, MPI_Allreduce 8 B - 1 MiB, and the bare
+ring exchange (Irecv/Isend/Waitall, hympi-bench's `bare_isend_irecv`) at 4-256 KiB.
+Standard library only.
+
+    bench/osu_check.py --build build/openmpi [--np 2] [--launches 3] [--outer 30] [--tolerance 0.2]
+
+Prints a Markdown table; exits 1 when an operation differs by more than the tolerance.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+EXCHANGE_SIZES = (4096, 65536, 262144)
+
+
+def launcher(build, np):
+    with open(os.path.join(build, "CMakeCache.txt")) as f:
+        cache = dict(line.strip().split("=", 1) for line in f if "=" in line and not line.startswith(("#", "//")))
+    exe = cache["MPIEXEC_EXECUTABLE:FILEPATH"]
+    version = subprocess.run([exe, "--version"], capture_output=True, text=True).stdout
+    pin = ["--bind-to", "core"] if ("OpenRTE" in version or "Open MPI" in version) else ["-bind-to", "core"]
+    return [exe, "-n", str(np)] + pin
+
+
+def run(command):
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    out = subprocess.run(command, capture_output=True, text=True, env=env)
+    if out.returncode != 0:
+        sys.exit(f"osu_check: {' '.join(command)} failed:\n{out.stdout}\n{out.stderr}")
+    return out.stdout
+
+
+def probe(mpiexec, build):
+    """{(test, bytes): average latency in µs} from one probe launch."""
+    rows = {}
+    for line in run(mpiexec + [os.path.join(build, "bench", "hympi-osu-probe")]).splitlines():
+        fields = line.split()
+        if line.startswith("#") or len(fields) != 6:
+            continue
+        rows[(fields[0], int(fields[1]))] = float(fields[2])
+    return rows
+
+
+def bench(mpiexec, build, outer):
+    """The same keys from hympi-bench's medians (barrier, allreduce, halo: three launches)."""
+    rows = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for sub in ("barrier", "allreduce", "halo"):
+            path = os.path.join(tmp, sub + ".json")
+            run(mpiexec + [os.path.join(build, "bench", "hympi-bench"), sub, "--outer", str(outer), "--json", path])
+            with open(path) as f:
+                for rec in json.load(f)["benchmarks"]:
+                    for r in rec.get("results", []):
+                        name = r.get("implementation")
+                        if rec["benchmark"] == "barrier" and name == "MPI_Barrier":
+                            rows[("barrier", 0)] = r["median_us"]
+                        elif rec["benchmark"] == "allreduce" and name == "MPI_Allreduce":
+                            rows[("allreduce", rec["bytes"])] = r["median_us"]
+                        elif rec["benchmark"] == "halo-contiguous" and name == "bare_isend_irecv" \
+                                and rec["bytes"] in EXCHANGE_SIZES:
+                            rows[("exchange", rec["bytes"])] = r["median_us"]
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default="build/openmpi")
+    ap.add_argument("--np", type=int, default=2)
+    ap.add_argument("--launches", type=int, default=3)
+    ap.add_argument("--outer", type=int, default=30, help="hympi-bench samples per contender")
+    ap.add_argument("--tolerance", type=float, default=0.2)
+    args = ap.parse_args()
+    mpiexec = launcher(args.build, args.np)
+    probes, benches = [], []
+    for k in range(args.launches):  # interleaved: probe, bench, probe, bench, ...
+        print(f"osu_check: launch {k + 1}/{args.launches}", file=sys.stderr)
+        probes.append(probe(mpiexec, args.build))
+        benches.append(bench(mpiexec, args.build, args.outer))
+    print(f"{' '.join(mpiexec)}, {args.launches} launches of each; µs, median over launches (lowest-highest)\n")
+    print("| operation | bytes | OSU-style probe (avg) | hympi-bench (median) | hympi-bench / probe |")
+    print("|---|---|---|---|---|")
+    worst = 0.0
+    for key in sorted(probes[0], key=lambda k: (k[0] != "barrier", k[0], k[1])):
+        p = [run_[key] for run_ in probes if key in run_]
+        b = [run_[key] for run_ in benches if key in run_]
+        if not b:
+            continue
+        ratio = statistics.median(b) / statistics.median(p)
+        worst = max(worst, abs(ratio - 1))
+        print(f"| {key[0]} | {key[1]} | {statistics.median(p):.3f} ({min(p):.3f}-{max(p):.3f}) | "
+              f"{statistics.median(b):.3f} ({min(b):.3f}-{max(b):.3f}) | {ratio:.2f} |")
+    verdict = "within" if worst <= args.tolerance else "NOT within"
+    print(f"\nlargest difference {100 * worst:.0f} %: {verdict} {100 * args.tolerance:.0f} %")
+    return 0 if worst <= args.tolerance else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
