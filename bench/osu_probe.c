@@ -32,12 +32,13 @@ static void allreduce(size_t bytes) {
 
 static void exchange(size_t bytes) {
   MPI_Request requests[4];
+  MPI_Status statuses[4]; /* not MPI_STATUSES_IGNORE: gcc 12 misreads MPICH's access attributes */
   int peers[2] = {(rank + 1) % size, (rank + size - 1) % size}, n = size > 2 ? 2 : size - 1, count = 0;
   for (int i = 0; i < n; ++i)
     MPI_Irecv(in + (size_t)i * bytes, (int)bytes, MPI_BYTE, peers[i], 0, MPI_COMM_WORLD, &requests[count++]);
   for (int i = 0; i < n; ++i)
     MPI_Isend(out + (size_t)i * bytes, (int)bytes, MPI_BYTE, peers[i], 0, MPI_COMM_WORLD, &requests[count++]);
-  MPI_Waitall(count, requests, MPI_STATUSES_IGNORE);
+  MPI_Waitall(count, requests, statuses);
 }
 
 /* Times `op` OSU's way and prints one row (rank 0): the average, min and max over ranks

@@ -1,5 +1,6 @@
 // main() of the MPI GoogleTest programs: rank 0 prints the usual report, the other ranks
-// print their failures only (prefixed with the rank); the exit code is the same on all.
+// print their failures only (prefixed with the rank); the exit code is the same on all,
+// and rank 0 prints the verdict of all ranks as its last line.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -36,6 +37,10 @@ int main(int argc, char** argv) {
   int failed = RUN_ALL_TESTS() != 0, any_failed = 0;
   MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (rank == 0 && any_failed && !failed) std::fprintf(stderr, "FAILED on another rank (see above)\n");
+  // The verdict of every rank, before MPI_Finalize (tests/multihost/run.sh reads it: MPICH
+  // 4.0.2 over UCX/TCP may hang in MPI_Finalize after this point).
+  if (rank == 0) std::printf("hympi-tests: %s\n", any_failed ? "failures (see above)" : "all ranks passed");
+  std::fflush(stdout);
   MPI_Finalize();
   return any_failed;
 }

@@ -16,6 +16,40 @@ bash "$hosts_sh" down
 trap 'bash "$hosts_sh" down' EXIT
 bash "$hosts_sh" up "$hosts" || exit 1
 
+# One test program across the hosts, at most 300 s. Debian's MPICH 4.0.2 (ch4:ucx, UCX 1.13)
+# may hang in MPI_Finalize over TCP (gdb: all ranks but one in the PMI barrier, that one
+# flushing its UCX endpoints towards them): with MPICH, once rank 0 has printed the verdict
+# of every rank ("hympi-tests: all ranks passed"), a run still alive 15 s later is stopped,
+# counted and reported as that hang, not as a failure. Open MPI gets no such allowance.
+finalize_hangs=0
+run_test() {
+  local log
+  log=$(mktemp)
+  stop() { kill "$pid" 2>/dev/null; sleep 3; kill -9 "$pid" 2>/dev/null; }
+  bash "$hosts_sh" "run-$flavor" "$per_host" "$1" >"$log" 2>&1 &
+  local pid=$! waited=0 passed_at=-1 status=0 hung=0
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 1
+    waited=$((waited + 1))
+    if [ "$passed_at" -lt 0 ] && grep -q "^hympi-tests: all ranks passed" "$log"; then passed_at=$waited; fi
+    if [ "$flavor" = mpich ] && [ "$passed_at" -ge 0 ] && [ $((waited - passed_at)) -ge 15 ]; then
+      stop
+      hung=1
+      finalize_hangs=$((finalize_hangs + 1))
+      echo "multihost: every rank passed, then MPI_Finalize hung (MPICH 4.0.2 over UCX/TCP); stopped" >>"$log"
+    elif [ "$waited" -ge 300 ]; then
+      stop
+      echo "multihost: $1 still running after 300 s; stopped" >>"$log"
+      status=1
+    fi
+  done
+  wait "$pid" 2>/dev/null || [ "$hung" -eq 1 ] || status=1
+  cat "$log"
+  grep -q "^hympi-tests: all ranks passed" "$log" || status=1
+  rm -f "$log"
+  return $status
+}
+
 # Every rank must see exactly `hosts` nodes; the collectives and every ghost-update
 # strategy (intranode shared memory + internode TCP) must agree with plain MPI.
 export HYMPI_TIMEOUT=60 HYMPI_TEST_EXPECT_NODES=$hosts HYMPI_TEST_RMA_DIVISOR=10
@@ -24,7 +58,8 @@ status=0
 for run in test_topology:3000 test_collectives:3000 test_halo:1000; do
   t=${run%:*}
   echo "=== $t on $hosts hosts x $per_host ranks ($flavor)"
-  HYMPI_TEST_ITERATIONS=${run#*:} timeout 300 bash "$hosts_sh" "run-$flavor" "$per_host" "$build/tests/mpi/$t" || status=1
+  HYMPI_TEST_ITERATIONS=${run#*:} run_test "$build/tests/mpi/$t" || status=1
 done
+[ "$finalize_hangs" -gt 0 ] && echo "multihost: MPI_Finalize hung after all ranks passed in $finalize_hangs of 3 programs"
 [ $status -eq 0 ] && echo "multihost: all passed on $hosts hosts x $per_host ranks"
 exit $status
