@@ -36,7 +36,9 @@ nlohmann::json describe_machine(const Context& ctx) {
   int length = 0;
   MPI_Get_library_version(library, &length);
   std::string mpi(library, length);
-  mpi = mpi.substr(0, mpi.find_first_of("\n,"));
+  mpi = mpi.substr(0, mpi.find_first_of("\n,"));  // "Open MPI v4.1.4", "MPICH Version:\t4.0.2"
+  if (const auto at = mpi.find(" Version:"); at != std::string::npos)
+    mpi = mpi.substr(0, at) + " " + mpi.substr(mpi.find_first_not_of(" \t", at + 9));
 
   // Binding of every rank, gathered as fixed-size strings.
   constexpr int kWidth = 64;

@@ -30,9 +30,24 @@ def load(paths):
     for path in paths:
         with open(path) as f:
             run = json.load(f)
-        label = f"{run['machine']['mpi'].split(',')[0][:24]} ({os.path.basename(path)})"
-        runs.append((label, run))
+        mpi = " ".join(run["machine"]["mpi"].split(",")[0].replace(" Version:", " ").split())[:24]
+        runs.append((f"{mpi} ({os.path.basename(path)})", run))
     return runs
+
+
+# One look per implementation in every plot: hympi solid, MPI and PETSc dashed, floors dotted.
+HYMPI_STRATEGIES = ("hympi", "shm", "shm_direct", "aggregated", "aggregated_odm", "automatic")
+FLOORS = ("bare_copy+barrier", "bare_isend_irecv")
+COLORS = {"hympi": "tab:blue", "shm": "tab:blue", "hympi-seq_cst": "lightsteelblue", "shm_direct": "tab:green",
+          "aggregated": "tab:olive", "aggregated_odm": "tab:cyan", "automatic": "navy",
+          "MPI_Barrier": "tab:red", "MPI_Allreduce": "tab:red", "flat_mpi": "tab:red", "neighbor": "tab:orange",
+          "rma_fence": "tab:purple", "rma_pscw": "tab:pink", "rma_lock": "tab:brown", "petsc_sf": "black",
+          "bare_copy+barrier": "tab:gray", "bare_isend_irecv": "salmon"}
+
+
+def look(name):
+    dash = "-" if name in HYMPI_STRATEGIES else ":" if name in FLOORS else "--"
+    return {"color": COLORS.get(name, "darkgray"), "linestyle": dash, "marker": "o", "label": name}
 
 
 def records(run, kind):
@@ -66,7 +81,7 @@ def plot_collectives(runs, out):
         for name, points in series(records(run, "allreduce")).items():
             x = [p[0] for p in points]
             ax.errorbar(x, [p[1] for p in points], yerr=[[p[1] - p[2] for p in points], [p[3] - p[1] for p in points]],
-                        marker="o", capsize=3, label=name)
+                        capsize=3, **look(name))
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_xlabel("bytes")
@@ -105,10 +120,10 @@ def plot_halo(runs, out):
             flat = {p[0]: p[1] for p in data.get("flat_mpi", [])}
             for name, points in data.items():
                 x = [p[0] for p in points]
-                ax.plot(x, [p[1] for p in points], marker="o", label=name)
-                ax.fill_between(x, [p[2] for p in points], [p[3] for p in points], alpha=0.15)
+                ax.plot(x, [p[1] for p in points], **look(name))
+                ax.fill_between(x, [p[2] for p in points], [p[3] for p in points], alpha=0.12, color=look(name)["color"])
                 if name != "flat_mpi" and flat:
-                    ax2.plot(x, [flat[p[0]] / p[1] for p in points if p[0] in flat], marker="o", label=name)
+                    ax2.plot(x, [flat[p[0]] / p[1] for p in points if p[0] in flat], **look(name))
             for a in (ax, ax2):
                 a.set_xscale("log", base=2)
                 a.set_xlabel("bytes per neighbour")
@@ -132,14 +147,14 @@ def plot_patterns(runs, out):
     for (label, rec), ax in zip(panels, axes[:, 0]):
         names = [r["implementation"] for r in rec["results"]]
         med = [r["median_us"] for r in rec["results"]]
-        ax.bar(range(len(names)), med, color=["tab:blue" if n in HYMPI_STRATEGIES else "tab:gray" for n in names],
+        ax.bar(range(len(names)), med, color=[look(n)["color"] for n in names],
                yerr=[[m - r["min_us"] for m, r in zip(med, rec["results"])],
                      [r["max_us"] - m for m, r in zip(med, rec["results"])]], capsize=4)
         ax.set_xticks(range(len(names)), names, fontsize=8)
         ax.set_ylabel("µs per update")
         what = f"cube mesh {rec.get('mesh_size')}, chunk {rec.get('chunk')}" if rec["benchmark"] == "halo-mesh" else \
             f"grid {'x'.join(map(str, rec.get('grid', [])))} {rec.get('stencil', '')}"
-        ax.set_title(f"{rec['benchmark']}: {what} — {label} (blue: hympi, grey: peers)", fontsize=9)
+        ax.set_title(f"{rec['benchmark']}: {what} — {label} (hympi: {', '.join(n for n in names if n in HYMPI_STRATEGIES)})", fontsize=9)
     fig.tight_layout()
     fig.savefig(os.path.join(out, "patterns.png"), dpi=110)
     plt.close(fig)
@@ -175,8 +190,6 @@ def plot_apps(paths, out):
     fig.savefig(os.path.join(out, "apps.png"), dpi=110)
     plt.close(fig)
 
-
-HYMPI_STRATEGIES = ("shm", "shm_direct", "aggregated", "aggregated_odm", "automatic")
 
 BRIEF = {"barrier": None, "allreduce": {8, 4096, 1048576}, "halo-contiguous": {4096, 262144},
          "halo-gathered": {4096}, "halo-mesh": None, "halo-grid": None}
