@@ -174,10 +174,12 @@ def plot_apps(paths, out):
         for k, strategy in enumerate(strategies):
             x = [a + k * width for a in range(len(apps))]
             runs = [data["results"][app][strategy] for app in apps]
-            axes[row][0].bar(x, [median(r, "ghost_us") for r in runs], width, label=f"{strategy}: ghost update")
+            color = COLORS.get(strategy.split()[0])
+            axes[row][0].bar(x, [median(r, "ghost_us") for r in runs], width, label=f"{strategy}: ghost update",
+                             color=color)
             axes[row][0].scatter(x, [median(r, "reduce_us") for r in runs], marker="_", s=200, color="black",
                                  label="reductions" if k == 0 else None)
-            axes[row][1].bar(x, [median(r, "share_percent") for r in runs], width, label=strategy)
+            axes[row][1].bar(x, [median(r, "share_percent") for r in runs], width, label=strategy, color=color)
         for ax in axes[row]:
             ax.set_xticks([a + 0.4 - width / 2 for a in range(len(apps))], apps)
             ax.legend(fontsize=7)
