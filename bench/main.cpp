@@ -15,6 +15,7 @@
 #include "petsc_peer.hpp"
 #ifdef HYMPI_BENCH_MESH
 #include "mesh_halo.hpp"
+#include "mesh_stats.hpp"
 #endif
 
 int main(int argc, char** argv) {
@@ -43,7 +44,9 @@ int main(int argc, char** argv) {
     hympi::bench::GridSpec grid;
     std::vector<int> nodes{2, 4, 8, 16, 32, 64, 128, 256, 512};
     auto* halo_grid = app.add_subcommand("halo-grid", "ghost update of a structured grid: flat vs aggregated vs ODM");
-    auto* stats = app.add_subcommand("stats", "message statistics of a grid's update at many node counts (dry run)");
+    auto* stats = app.add_subcommand(
+        "stats", "dry run: MASHM's message table of a grid (16 ranks per node) and, with Gmsh and METIS, the seed's "
+                 "Tables 2-3 of the cube mesh (36 ranks per node); --ranks-per-node sets both");
     for (CLI::App* sub : {halo_grid, stats}) {
       sub->add_option("--grid", grid.global, "points per dimension (2 or 3 values)")->delimiter(',');
       sub->add_option("--stencil", grid.stencil, "star5, box9, star7, star19, box27");
@@ -53,10 +56,14 @@ int main(int argc, char** argv) {
     stats->add_option("--point-bytes", grid.point_bytes, "bytes per grid point")->check(CLI::PositiveNumber);
     double mesh_size = 0.03;
     int mesh_chunk = 1;
+    std::vector<int> mesh_parts{36, 72, 144};
 #ifdef HYMPI_BENCH_MESH
     auto* halo_mesh = app.add_subcommand("halo-mesh", "ghost update on the cube mesh (Gmsh, METIS): flat vs aggregated");
-    halo_mesh->add_option("--size", mesh_size, "mesh element size");
-    halo_mesh->add_option("--chunk", mesh_chunk, "values per point (1 or 3)")->check(CLI::PositiveNumber);
+    for (CLI::App* sub : {halo_mesh, stats}) {
+      sub->add_option("--size", mesh_size, "cube mesh element size");
+      sub->add_option("--chunk", mesh_chunk, "values per point (1 or 3)")->check(CLI::PositiveNumber);
+    }
+    stats->add_option("--parts", mesh_parts, "cube mesh: process counts of the Tables 2-3 rows")->delimiter(',');
 #endif
     auto* all = app.add_subcommand("all", "everything above (halo-grid on a 48^3 grid, halo-mesh at 0.03; --quick: 0.05)");
     app.require_subcommand(1);
@@ -94,7 +101,13 @@ int main(int argc, char** argv) {
       if (quick) sizes = {4096, 65536};
       for (auto& r : hympi::bench::bench_halo(ctx, method, sizes)) out["benchmarks"].push_back(r);
     }
-    if (stats->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_stats(grid, ranks_per_node > 0 ? ranks_per_node : 16, nodes));
+    if (stats->parsed() || all->parsed()) {
+      out["benchmarks"].push_back(hympi::bench::bench_stats(grid, ranks_per_node > 0 ? ranks_per_node : 16, nodes));
+#ifdef HYMPI_BENCH_MESH
+      out["benchmarks"].push_back(hympi::bench::bench_mesh_stats(quick ? 0.05 : mesh_size, mesh_parts,
+                                                                 ranks_per_node > 0 ? ranks_per_node : 36, mesh_chunk));
+#endif
+    }
     if (halo_grid->parsed() || all->parsed()) {
       if (all->parsed()) grid.global = {48, 48, 48};
       out["benchmarks"].push_back(hympi::bench::bench_halo_grid(ctx, method, grid));

@@ -8,33 +8,15 @@
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
-#include <algorithm>
 #include <chrono>
 
 #include "cube_mesh.hpp"
-#include "distributed.hpp"
+#include "partition_stats.hpp"
 #include "hympi/types.hpp"
 
 namespace {
 
 using namespace hympi;
-
-void print_stats(const mesh::Graph& graph, int parts, int ranks_per_node, int levels, int chunk) {
-  const int per_node = ranks_per_node > 0 ? ranks_per_node : parts;
-  const std::vector<int32_t> part = mesh::partition(graph, parts, levels == 2 ? per_node : 0);
-  std::vector<int> points(std::size_t(parts), 0);
-  for (int32_t p : part) ++points[std::size_t(p)];
-  const auto messages = mesh::partition_messages(graph, part, parts, std::size_t(chunk) * 8);
-  const MessageStatistics st = message_statistics(messages, consecutive_nodes(parts, per_node));
-  const double with_inter = std::max(st.ranks_with_internode, 1);
-  const auto [low, high] = std::minmax_element(points.begin(), points.end());
-  fmt::print("{:>9}{:>7}{:>10.0f}{:>8}{:>8}{:>10.1f}{:>12.1f}{:>12.1f}{:>10.1f}{:>12.1f}{:>10}{:>10}\n", parts, st.nodes,
-             double(graph.vertices()) / parts, *low, *high, st.intranode_neighbors.average,
-             st.intranode_bytes_per_rank.average / 1e3, double(st.ranks_with_internode) / st.nodes,
-             st.internode_neighbors.average * parts / with_inter,
-             st.internode_bytes_per_rank.average * parts / with_inter / 1e3, st.internode_messages,
-             st.node_pair_messages);
-}
 
 int run(int argc, char** argv) {
   CLI::App app{"hympi-mesh: the seed's cube meshes (Gmsh) and METIS partitions"};
@@ -65,12 +47,8 @@ int run(int argc, char** argv) {
   fmt::print("# mesh {}: {} points, {} tetrahedra ({}; {:.1f} s)\n", mesh_file.empty() ? fmt::format("cube {:g}", size) : mesh_file, m.vertices(), m.elements(), file, seconds);
   if (stats->parsed()) {
     const mesh::Graph graph = mesh::vertex_graph(m);
-    fmt::print("# METIS 5.1, {} level(s); kB = 1000 B of {} x 8 B per ghost point; internode columns averaged over\n"
-               "# the processes that have internode neighbours; messages per update: flat vs one per node pair\n",
-               levels, chunk);
-    fmt::print("#{:>8}{:>7}{:>10}{:>8}{:>8}{:>10}{:>12}{:>12}{:>10}{:>12}{:>10}{:>10}\n", "Procs", "Nodes", "Points",
-               "Min", "Max", "IntraNb", "IntraKB", "InterProc", "InterNb", "InterKB", "FlatMsg", "AggMsg");
-    for (int p : parts) print_stats(graph, p, ranks_per_node, levels, chunk);
+    fmt::print("{}", mesh::partition_header(levels, chunk));
+    for (int p : parts) fmt::print("{}", mesh::format_row(mesh::partition_row(graph, p, ranks_per_node, levels, chunk)));
   }
   return 0;
 }

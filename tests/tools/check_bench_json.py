@@ -66,6 +66,11 @@ def main():
         elif kind == "stats":
             for j, r in enumerate(bench.get("results", [])):
                 check(r, STATS, f"{where}.results[{j}]", errors)
+        elif kind == "mesh-stats":
+            for j, r in enumerate(bench.get("results", [])):
+                check(r, {"parts": int, "nodes": int, "points": float, "intra_neighbors": float, "intra_kb": float,
+                          "inter_processes_per_node": float, "inter_neighbors": float, "inter_kb": float,
+                          "flat_messages": int, "node_pair_messages": int}, f"{where}.results[{j}]", errors)
         elif kind == "halo-overlap":
             for j, r in enumerate(bench.get("results", [])):
                 check(r, {"strategy": str, "bytes": int, "update_us": float, "work_us": float, "total_us": float,

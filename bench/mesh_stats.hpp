@@ -1,0 +1,14 @@
+// The seed's Tables 2-3 without running the ranks: the cube mesh cut by METIS into each
+// part count, on nodes of `ranks_per_node` (two levels: nodes first).
+#pragma once
+
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace hympi::bench {
+
+/// Rank 0 meshes (cached), partitions and prints; returns the record on every rank.
+nlohmann::json bench_mesh_stats(double size, const std::vector<int>& parts, int ranks_per_node, int chunk);
+
+}  // namespace hympi::bench
