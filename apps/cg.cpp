@@ -1,226 +1,44 @@
-// Conjugate gradients for the P1 finite-element operator K + M (stiffness plus lumped
-// mass: symmetric positive definite without boundary conditions) on the seed's cube mesh,
-// partitioned by METIS (two levels on several nodes: nodes first, then their ranks).
-// Every matrix-vector product starts with a hympi ghost update, every dot product is a
-// hympi allreduce. b = A 1, so the exact solution is all ones.
+// cg (apps/cg_solver.hpp) on the cube mesh or any tetrahedral MSH file.
 //   mpiexec -n 2 cg [--size 0.03] [--strategy shm] [--tolerance 1e-8] [--verify]
 // --verify: the same solve on one rank (rank 0, serial) must agree to round-off, and a
 // second parallel solve with flat_mpi must agree bit for bit (the strategy moves data, it
 // does not change arithmetic).
 #include <fmt/core.h>
 
-#include <algorithm>
-#include <array>
 #include <cmath>
-#include <unordered_map>
 
-#include "app_common.hpp"
-#include "cube_mesh.hpp"
-#include "distributed.hpp"
+#include "cg_solver.hpp"
 
 namespace hympi::apps {
 namespace {
-
-struct Csr {
-  std::vector<int> offsets{0}, columns;  // local ids
-  std::vector<double> values;
-  int rows() const { return int(offsets.size()) - 1; }
-};
-
-/// Rows of the owned vertices of `local`, columns in its local numbering.
-Csr assemble(const mesh::TetMesh& m, const mesh::LocalMesh& local) {
-  std::unordered_map<int64_t, int> local_id;
-  for (std::size_t i = 0; i < local.global.size(); ++i) local_id.emplace(local.global[i], int(i));
-  auto owned = [&](int32_t v) {
-    const auto it = local_id.find(v);
-    return it != local_id.end() && it->second < local.owned ? it->second : -1;
-  };
-  std::vector<std::unordered_map<int, double>> rows(std::size_t(local.owned));
-  for (std::size_t t = 0; t < m.tets.size(); t += 4) {
-    const int32_t* v = &m.tets[t];
-    if (owned(v[0]) < 0 && owned(v[1]) < 0 && owned(v[2]) < 0 && owned(v[3]) < 0) continue;
-    // Gradients of the barycentric functions: rows of the inverse of the edge matrix.
-    auto x = [&](int a, int d) { return m.xyz[3 * std::size_t(v[a]) + std::size_t(d)]; };
-    double e[3][3];
-    for (int r = 0; r < 3; ++r)
-      for (int d = 0; d < 3; ++d) e[r][d] = x(r + 1, d) - x(0, d);
-    const double det = e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1]) - e[0][1] * (e[1][0] * e[2][2] - e[1][2] * e[2][0]) +
-                       e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0]);
-    const double volume = std::abs(det) / 6;
-    std::array<std::array<double, 3>, 4> grad{};
-    for (int r = 0; r < 3; ++r)  // grad lambda_{r+1}: row r of inverse(e)^T, by cofactors
-      for (int d = 0; d < 3; ++d) {
-        const int r1 = (r + 1) % 3, r2 = (r + 2) % 3, d1 = (d + 1) % 3, d2 = (d + 2) % 3;
-        grad[std::size_t(r) + 1][std::size_t(d)] = (e[r1][d1] * e[r2][d2] - e[r1][d2] * e[r2][d1]) / det;
-      }
-    for (int d = 0; d < 3; ++d) grad[0][std::size_t(d)] = -grad[1][std::size_t(d)] - grad[2][std::size_t(d)] - grad[3][std::size_t(d)];
-    for (int a = 0; a < 4; ++a) {
-      const int row = owned(v[a]);
-      if (row < 0) continue;
-      rows[std::size_t(row)][row] += volume / 4;  // lumped mass
-      for (int b = 0; b < 4; ++b) {
-        const double k = volume * (grad[std::size_t(a)][0] * grad[std::size_t(b)][0] + grad[std::size_t(a)][1] * grad[std::size_t(b)][1] +
-                                   grad[std::size_t(a)][2] * grad[std::size_t(b)][2]);
-        rows[std::size_t(row)][local_id.at(v[b])] += k;
-      }
-    }
-  }
-  Csr a;
-  for (auto& row : rows) {
-    std::vector<std::pair<int, double>> sorted(row.begin(), row.end());
-    std::sort(sorted.begin(), sorted.end());  // same summation order everywhere
-    for (auto [c, value] : sorted) a.columns.push_back(c), a.values.push_back(value);
-    a.offsets.push_back(int(a.columns.size()));
-  }
-  return a;
-}
-
-void multiply(const Csr& a, const double* x, double* y) {
-  for (int r = 0; r < a.rows(); ++r) {
-    double sum = 0;
-    for (int e = a.offsets[std::size_t(r)]; e < a.offsets[std::size_t(r) + 1]; ++e) sum += a.values[std::size_t(e)] * x[a.columns[std::size_t(e)]];
-    y[r] = sum;
-  }
-}
-
-struct Solve {
-  int iterations = 0;
-  double residual = 0;
-  std::vector<double> x;  // owned values
-  Split split;
-};
-
-/// The solver's vectors, each of the local points (owned, then ghosts); where they live is
-/// the caller's choice (--placement). `p` is the one the ghost update moves.
-struct Vectors {
-  std::size_t points;
-  double *x, *b, *r, *p, *q;
-};
-
-/// CG on the rows of `a` (owned); `halo` and `ctx` null: serial.
-Solve cg(const Csr& a, Vectors v, Context* ctx, Halo* halo, double tolerance, int max_iterations,
-         bool separate_wait = false) {
-  const std::size_t n = std::size_t(a.rows());
-  double *x = v.x, *b = v.b, *r = v.r, *p = v.p, *q = v.q;
-  Solve s;
-  auto dot = [&](const double* u, const double* w) {
-    double local = 0;
-    timed(s.split.compute, [&] {
-      for (std::size_t i = 0; i < n; ++i) local += u[i] * w[i];
-    });
-    if (ctx) local = reduce(*ctx, local, Op::sum, separate_wait, s.split);
-    return local;
-  };
-  std::fill(p, p + v.points, 1.0);
-  multiply(a, p, b);  // b = A 1: the solution is all ones
-  std::fill(x, x + n, 0.0);
-  std::copy(b, b + n, r);
-  std::copy(r, r + n, p);
-  const double norm_b = std::sqrt(dot(b, b));
-  double rr = dot(r, r);
-  s.residual = std::sqrt(rr) / norm_b;
-  while (s.iterations < max_iterations && s.residual > tolerance) {
-    if (halo) ghost_update(*ctx, *halo, p, separate_wait, s.split);
-    timed(s.split.compute, [&] { multiply(a, p, q); });
-    const double alpha = rr / dot(p, q);
-    timed(s.split.compute, [&] {
-      for (std::size_t i = 0; i < n; ++i) x[i] += alpha * p[i], r[i] -= alpha * q[i];
-    });
-    const double rr_next = dot(r, r), beta = rr_next / rr;
-    rr = rr_next;
-    timed(s.split.compute, [&] {
-      for (std::size_t i = 0; i < n; ++i) p[i] = r[i] + beta * p[i];
-    });
-    s.residual = std::sqrt(rr) / norm_b;
-    ++s.iterations;
-  }
-  s.x.assign(x, x + n);
-  return s;
-}
-
-/// The vectors in `arrays` (of `points` entries); with shm_direct, p is the Halo's own.
-Vectors vectors_in(Arrays& arrays, std::size_t points, Halo& halo) {
-  double* p = halo.strategy() == Strategy::shm_direct ? halo.shared_field<double>() : arrays[3];
-  return {points, arrays[0], arrays[1], arrays[2], p, arrays[4]};
-}
 
 int run(int argc, char** argv) {
   CLI::App app{"cg: conjugate gradients for a P1 FEM operator on the partitioned cube mesh, through hympi"};
   CommonOptions options;
   options.iterations = 1000;
   add_common_options(app, options);
-  double size = 0.03, tolerance = 1e-8;
-  int levels = 2;
-  std::string mesh_file;
-  bool order = false;
-  app.add_flag("--order", order, "renumber local points inner | boundary | ghost (order_local_ids)");
-  app.add_option("--size", size, "mesh element size (cached Gmsh mesh)");
-  app.add_option("--mesh", mesh_file, "a Gmsh MSH file of tetrahedra instead of the cube");
-  app.add_option("--tolerance", tolerance, "relative residual to stop at");
-  app.add_option("--levels", levels, "METIS partition: 1 (k-way) or 2 (nodes, then ranks)")->check(CLI::IsMember({1, 2}));
+  CgProblem problem;
+  app.add_flag("--order", problem.order, "renumber local points inner | boundary | ghost (order_local_ids)");
+  app.add_option("--size", problem.size, "mesh element size (cached Gmsh mesh)");
+  app.add_option("--mesh", problem.mesh_file, "a Gmsh MSH file of tetrahedra instead of the cube");
+  app.add_option("--tolerance", problem.tolerance, "relative residual to stop at");
+  app.add_option("--levels", problem.levels, "METIS partition: 1 (k-way) or 2 (nodes, then ranks)")->check(CLI::IsMember({1, 2}));
   if (const auto status = parse(app, argc, argv)) return *status;
   Context ctx(MPI_COMM_WORLD);
-  const Topology& topo = ctx.topology();
-  const int rank = topo.world_rank();
   const Strategy strategy = strategy_from_name(options.strategy);
-  // Rank 0 makes the mesh if it is not cached; a failure is reported on every rank.
-  std::string error;
-  if (rank == 0 && mesh_file.empty()) try {
-      mesh::cube_mesh_file(size, false);
-    } catch (const Error& e) {
-      error = e.what();
-    }
-  int failed = !error.empty();
-  MPI_Bcast(&failed, 1, MPI_INT, 0, topo.world());
-  if (failed) throw Error(rank == 0 ? error : "hympi cg: rank 0 could not make the mesh (see its message)");
-  const mesh::TetMesh m = mesh::read_mesh(mesh_file.empty() ? mesh::cube_mesh_file(size, false) : mesh_file);
-  const mesh::Graph graph = mesh::vertex_graph(m);
-  const mesh::RankPartition partition = mesh::partition_over(graph, topo, levels);
-  mesh::LocalMesh local = mesh::rank_local_mesh(graph, partition, rank);
-  if (order) local = mesh::reordered(local, order_local_ids(mesh::mesh_pattern(ctx, local)).new_id);
-  const Pattern pattern = mesh::mesh_pattern(ctx, local);
-  const Csr a = assemble(m, local);
-  Halo halo(pattern, strategy);
-  const std::size_t points = local.global.size();
-  Arrays arrays(ctx, options.placement, 5, points);
-  const Solve s = cg(a, vectors_in(arrays, points, halo), &ctx, &halo, tolerance, options.iterations, options.separate_wait);
+  const CgSetup setup = prepare_cg(ctx, problem);
+  const Solve s = solve_cg(ctx, setup, problem, options, strategy);
   double worst_error = 0, sum = 0;
   for (double v : s.x) worst_error = std::max(worst_error, std::abs(v - 1)), sum += v;
   worst_error = ctx.allreduce(worst_error, Op::max);
   sum = ctx.allreduce(sum, Op::sum);
-  if (rank == 0)
-    fmt::print("# mesh {}: {} points, {} tetrahedra, {} partition\n", mesh_file.empty() ? fmt::format("cube {:g}", size) : mesh_file,
-               m.vertices(), m.elements(), partition.two_level ? "two-level" : "one-level");
-  report(ctx, "cg", name_of(halo.strategy()), s.iterations, s.residual, sum, s.split);
-  if (rank == 0) fmt::print("max |x - 1| {:.3e}\n", worst_error);
-  if (!options.verify) return 0;
-
-  // The same solve with flat_mpi: bit for bit.
-  Halo flat(pattern, Strategy::flat_mpi);
-  const Solve again = cg(a, vectors_in(arrays, points, flat), &ctx, &flat, tolerance, options.iterations);
-  int same = again.iterations == s.iterations && again.x == s.x;
-  same = ctx.allreduce(same, Op::min);
-  // Serial on rank 0: every owned value within round-off of the serial solution.
-  const std::vector<double> all_x = gather_to_root(topo.world(), s.x);
-  const std::vector<int64_t> all_ids =
-      gather_to_root(topo.world(), std::vector<int64_t>(local.global.begin(), local.global.begin() + local.owned));
-  int ok = same;
-  if (rank == 0) {
-    const mesh::LocalMesh whole = mesh::local_mesh(graph, std::vector<int32_t>(partition.part.size(), 0), 0);
-    const std::size_t all = std::size_t(whole.owned);
-    std::vector<std::vector<double>> serial_vectors(5, std::vector<double>(all));
-    auto at = [&](int i) { return serial_vectors[std::size_t(i)].data(); };
-    const Solve serial = cg(assemble(m, whole), {all, at(0), at(1), at(2), at(3), at(4)}, nullptr, nullptr, tolerance,
-                            options.iterations);
-    double worst = 0;
-    for (std::size_t i = 0; i < all_x.size(); ++i) worst = std::max(worst, std::abs(all_x[i] - serial.x[std::size_t(all_ids[i])]));
-    const bool close = worst <= tolerance && std::abs(serial.iterations - s.iterations) <= 2;
-    fmt::print("verify: flat_mpi {}; serial run: {} iterations, largest difference {:.3e}: {}\n",
-               same ? "bit-identical" : "DIFFERENT", serial.iterations, worst, close ? "round-off" : "DIFFERENT");
-    ok = same && close;
-  }
-  MPI_Bcast(&ok, 1, MPI_INT, 0, topo.world());
-  return ok ? 0 : 1;
+  if (ctx.topology().world_rank() == 0)
+    fmt::print("# mesh {}: {} points, {} tetrahedra, {} partition\n",
+               problem.mesh_file.empty() ? fmt::format("cube {:g}", problem.size) : problem.mesh_file, setup.mesh.vertices(),
+               setup.mesh.elements(), setup.partition.two_level ? "two-level" : "one-level");
+  report(ctx, "cg", s.strategy, s.iterations, s.residual, sum, s.split);
+  if (ctx.topology().world_rank() == 0) fmt::print("max |x - 1| {:.3e}\n", worst_error);
+  return !options.verify || verify_cg(ctx, setup, problem, options, s) ? 0 : 1;
 }
 
 }  // namespace

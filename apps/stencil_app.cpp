@@ -1,179 +1,25 @@
-// Weighted Jacobi relaxation of a stencil operator on a structured grid, every ghost
-// update and reduction through hympi:  u <- u + omega / diag * (f - A u).
-//   jacobi2d   heat propagation / Laplace, 5-point, N x N (seed: MPI-3 shared memory, sec. 4)
-//   jacobi3d   the book's 3D Jacobi (9.3), 7-point, max-norm convergence test by allreduce
-//   laplace19  anisotropic Laplace -div(K grad u) = 1, 19-point, 96^3, omega 0.8 (MASHM)
-// Built three times from this file (HYMPI_APP selects the problem). Jacobi updates each
-// point from the previous iterate only, so the result is the same, bit for bit, for every
-// strategy, rank count and decomposition; --verify checks that against a serial run.
-#include <fmt/core.h>
-
-#include <cmath>
-#include <numeric>
-
-#include "app_common.hpp"
+// jacobi2d, jacobi3d, laplace19 (apps/stencil.hpp): built three times from this file,
+// HYMPI_APP selects the problem.
+//   mpiexec -n 2 jacobi3d [--grid 120,120,120] [--strategy shm] [--iterations 200] [--verify]
+#include "stencil.hpp"
 
 namespace hympi::apps {
 namespace {
 
-struct Problem {
-  const char* name;
-  Stencil stencil;
-  std::vector<int> grid;
-  double omega, source, boundary;  // boundary: value on the x = -1 face (others 0)
-  bool max_norm;                   // convergence measure: max |change| (book) or ||f - Au||_2
-};
-
-Problem problem() {
-#if HYMPI_APP == 1
-  return {"jacobi2d", Stencil::star5, {1024, 1024}, 1.0, 0.0, 1.0, false};
-#elif HYMPI_APP == 2
-  return {"jacobi3d", Stencil::star7, {120, 120, 120}, 1.0, 0.0, 1.0, true};
-#else
-  return {"laplace19", Stencil::star19, {96, 96, 96}, 0.8, 1.0, 0.0, false};
-#endif
-}
-
-/// A's coefficient for each stencil offset: -1 on faces; on the 19-point edges the mixed
-/// derivatives of K = I + a (ones - I), a = 0.2: -(a/2) * sign. Diagonal: 2 * dimensions.
-double coefficient(const Index3& o) {
-  const int nonzero = (o[0] != 0) + (o[1] != 0) + (o[2] != 0);
-  if (nonzero == 1) return -1.0;
-  const double a = 0.2;
-  return -(a / 2) * (o[0] != 0 ? o[0] : 1) * (o[1] != 0 ? o[1] : 1) * (o[2] != 0 ? o[2] : 1);
-}
-
-/// The relaxation on one block: ghosts of `u` must be current; writes `next`, returns
-/// (sum of squared residuals, max |change|) over owned points.
-struct Kernel {
-  const Block& b;
-  double diag, omega, source;
-  std::vector<int> delta;      // local-index offset per stencil point
-  std::vector<double> weight;  // its coefficient
-
-  Kernel(const Block& block, const Problem& p) : b(block), omega(p.omega), source(p.source) {
-    diag = 2.0 * dimensions_of(p.stencil);
-    for (const Index3& o : offsets_of(p.stencil)) {
-      delta.push_back(b.index(o[0], o[1], o[2]) - b.index(0, 0, 0));
-      weight.push_back(coefficient(o));
-    }
-  }
-
-  std::pair<double, double> sweep(const double* u, double* next) const {
-    double squares = 0, change = 0;
-    for (int k = 0; k < b.size[2]; ++k)
-      for (int j = 0; j < b.size[1]; ++j) {
-        const int row = b.index(0, j, k);
-        for (int i = 0; i < b.size[0]; ++i) {
-          const int at = row + i;
-          double au = diag * u[at];
-          for (std::size_t s = 0; s < delta.size(); ++s) au += weight[s] * u[at + delta[s]];
-          const double r = source - au, updated = u[at] + omega / diag * r;
-          squares += r * r;
-          change = std::max(change, std::abs(updated - u[at]));
-          next[at] = updated;
-        }
-      }
-    return {squares, change};
-  }
-};
-
-/// Fixed boundary values in the ghost layers on the global border (never overwritten:
-/// the halo fills only layers that face a neighbour).
-void set_boundary(const Block& b, const Problem& p, double* u) {
-  for (int k = -b.halo[2]; k < b.size[2] + b.halo[2]; ++k)
-    for (int j = -b.halo[1]; j < b.size[1] + b.halo[1]; ++j)
-      for (int i = -b.halo[0]; i < b.size[0] + b.halo[0]; ++i)
-        if (b.begin[0] + i < 0) u[b.index(i, j, k)] = p.boundary;
-}
-
-/// Relaxes for `iterations` on one block through `halo` (or serially when halos is empty).
-struct Result {
-  double residual, checksum;
-  Split split;
-};
-
-Result relax(Context* ctx, const Block& b, const Problem& p, int iterations, int check_every, double* u,
-             double* next, Halo* halo_u, Halo* halo_next, bool separate_wait = false) {
-  Kernel kernel(b, p);
-  set_boundary(b, p, u);
-  set_boundary(b, p, next);
-  Result result{0, 0, {}};
-  for (int it = 1; it <= iterations; ++it) {
-    if (halo_u) ghost_update(*ctx, *halo_u, u, separate_wait, result.split);
-    std::pair<double, double> local;
-    timed(result.split.compute, [&] { local = kernel.sweep(u, next); });
-    if (it % check_every == 0 || it == iterations) {
-      double measure = p.max_norm ? local.second : local.first;
-      if (ctx) measure = reduce(*ctx, measure, p.max_norm ? Op::max : Op::sum, separate_wait, result.split);
-      result.residual = p.max_norm ? measure : std::sqrt(measure);
-    }
-    std::swap(u, next);
-    std::swap(halo_u, halo_next);
-  }
-  double sum = 0;
-  for (int k = 0; k < b.size[2]; ++k)
-    for (int j = 0; j < b.size[1]; ++j)
-      for (int i = 0; i < b.size[0]; ++i) sum += u[b.index(i, j, k)];
-  result.checksum = ctx ? ctx->allreduce(sum, Op::sum) : sum;
-  // The final iterate is in `u`: copy it where the caller looks.
-  if (iterations % 2 == 1) std::copy(u, u + b.local_points(), next);
-  return result;
-}
-
-/// Rank 0 gathers every block's owned values and compares them with a serial run.
-bool verify(Context& ctx, const Block& b, const Problem& p, int iterations, int check_every, const double* u) {
-  std::vector<double> mine;
-  for (int k = 0; k < b.size[2]; ++k)
-    for (int j = 0; j < b.size[1]; ++j)
-      for (int i = 0; i < b.size[0]; ++i) mine.push_back(u[b.index(i, j, k)]);
-  const MPI_Comm world = ctx.topology().world();
-  const std::vector<int> boxes =
-      gather_to_root(world, std::vector<int>{b.begin[0], b.begin[1], b.begin[2], b.size[0], b.size[1], b.size[2]});
-  const std::vector<double> all = gather_to_root(world, mine);
-  int ok = 1;
-  if (ctx.topology().world_rank() == 0) {
-    Index3 global{1, 1, 1};
-    for (std::size_t d = 0; d < p.grid.size(); ++d) global[d] = p.grid[d];
-    const Block whole = make_block(global, {1, 1, 1}, {0, 0, 0}, 1, dimensions_of(p.stencil));
-    std::vector<double> su(std::size_t(whole.local_points()), 0.0), snext(su.size(), 0.0);
-    relax(nullptr, whole, p, iterations, check_every, su.data(), snext.data(), nullptr, nullptr);
-    double worst = 0;
-    std::size_t at = 0;  // values come in rank order, box by box
-    for (std::size_t r = 0; r < boxes.size(); r += 6) {
-      const int* q = &boxes[r];
-      for (int k = 0; k < q[5]; ++k)
-        for (int j = 0; j < q[4]; ++j)
-          for (int i = 0; i < q[3]; ++i) worst = std::max(worst, std::abs(all[at++] - snext[std::size_t(whole.index(q[0] + i, q[1] + j, q[2] + k))]));
-    }
-    ok = worst == 0.0;
-    fmt::print("verify: largest difference to a serial run {:.3e} over {} points: {}\n", worst, all.size(),
-               ok ? "identical" : "DIFFERENT");
-  }
-  MPI_Bcast(&ok, 1, MPI_INT, 0, world);
-  return ok != 0;
-}
+#define HYMPI_STRINGIFY(x) #x
+#define HYMPI_NAME(x) HYMPI_STRINGIFY(x)
 
 int run(int argc, char** argv) {
-  Problem p = problem();
+  Problem p = stencil_problem(HYMPI_NAME(HYMPI_APP));
   CLI::App app{std::string(p.name) + ": weighted Jacobi relaxation, ghost updates and reductions through hympi"};
   CommonOptions options;
   add_common_options(app, options);
   app.add_option("--grid", p.grid, "grid points per dimension")->delimiter(',')->expected(dimensions_of(p.stencil));
   if (const auto status = parse(app, argc, argv)) return *status;
   Context ctx(MPI_COMM_WORLD);
-  const Strategy strategy = strategy_from_name(options.strategy);
-  CartesianGrid grid(ctx, p.grid, p.stencil);
-  const Block& b = grid.block();
-  Halo halo_a(grid.pattern(), strategy), halo_b(grid.pattern(), strategy);
-  const std::size_t points = std::size_t(b.local_points());
-  Arrays arrays(ctx, options.placement, strategy == Strategy::shm_direct ? 0 : 2, points);
-  double* u = strategy == Strategy::shm_direct ? halo_a.shared_field<double>() : arrays[0];
-  double* next = strategy == Strategy::shm_direct ? halo_b.shared_field<double>() : arrays[1];
-  const Result r = relax(&ctx, b, p, options.iterations, options.check_every, u, next, &halo_a, &halo_b, options.separate_wait);
-  report(ctx, p.name, name_of(halo_a.strategy()), options.iterations, r.residual, r.checksum, r.split);
-  if (options.verify && !verify(ctx, b, p, options.iterations, options.check_every, next)) return 1;
-  return 0;
+  const Result r = solve_stencil(ctx, p, options);
+  report(ctx, p.name, r.strategy, options.iterations, r.residual, r.checksum, r.split);
+  return r.verified ? 0 : 1;
 }
 
 }  // namespace

@@ -1,0 +1,192 @@
+#include "cg_solver.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <unordered_map>
+
+namespace hympi::apps {
+namespace {
+
+/// Rows of the owned vertices of `local`, columns in its local numbering.
+Csr assemble(const mesh::TetMesh& m, const mesh::LocalMesh& local) {
+  std::unordered_map<int64_t, int> local_id;
+  for (std::size_t i = 0; i < local.global.size(); ++i) local_id.emplace(local.global[i], int(i));
+  auto owned = [&](int32_t v) {
+    const auto it = local_id.find(v);
+    return it != local_id.end() && it->second < local.owned ? it->second : -1;
+  };
+  std::vector<std::unordered_map<int, double>> rows(std::size_t(local.owned));
+  for (std::size_t t = 0; t < m.tets.size(); t += 4) {
+    const int32_t* v = &m.tets[t];
+    if (owned(v[0]) < 0 && owned(v[1]) < 0 && owned(v[2]) < 0 && owned(v[3]) < 0) continue;
+    // Gradients of the barycentric functions: rows of the inverse of the edge matrix.
+    auto x = [&](int a, int d) { return m.xyz[3 * std::size_t(v[a]) + std::size_t(d)]; };
+    double e[3][3];
+    for (int r = 0; r < 3; ++r)
+      for (int d = 0; d < 3; ++d) e[r][d] = x(r + 1, d) - x(0, d);
+    const double det = e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1]) - e[0][1] * (e[1][0] * e[2][2] - e[1][2] * e[2][0]) +
+                       e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0]);
+    const double volume = std::abs(det) / 6;
+    std::array<std::array<double, 3>, 4> grad{};
+    for (int r = 0; r < 3; ++r)  // grad lambda_{r+1}: row r of inverse(e)^T, by cofactors
+      for (int d = 0; d < 3; ++d) {
+        const int r1 = (r + 1) % 3, r2 = (r + 2) % 3, d1 = (d + 1) % 3, d2 = (d + 2) % 3;
+        grad[std::size_t(r) + 1][std::size_t(d)] = (e[r1][d1] * e[r2][d2] - e[r1][d2] * e[r2][d1]) / det;
+      }
+    for (int d = 0; d < 3; ++d) grad[0][std::size_t(d)] = -grad[1][std::size_t(d)] - grad[2][std::size_t(d)] - grad[3][std::size_t(d)];
+    for (int a = 0; a < 4; ++a) {
+      const int row = owned(v[a]);
+      if (row < 0) continue;
+      rows[std::size_t(row)][row] += volume / 4;  // lumped mass
+      for (int b = 0; b < 4; ++b) {
+        const double k = volume * (grad[std::size_t(a)][0] * grad[std::size_t(b)][0] + grad[std::size_t(a)][1] * grad[std::size_t(b)][1] +
+                                   grad[std::size_t(a)][2] * grad[std::size_t(b)][2]);
+        rows[std::size_t(row)][local_id.at(v[b])] += k;
+      }
+    }
+  }
+  Csr a;
+  for (auto& row : rows) {
+    std::vector<std::pair<int, double>> sorted(row.begin(), row.end());
+    std::sort(sorted.begin(), sorted.end());  // same summation order everywhere
+    for (auto [c, value] : sorted) a.columns.push_back(c), a.values.push_back(value);
+    a.offsets.push_back(int(a.columns.size()));
+  }
+  return a;
+}
+
+void multiply(const Csr& a, const double* x, double* y) {
+  for (int r = 0; r < a.rows(); ++r) {
+    double sum = 0;
+    for (int e = a.offsets[std::size_t(r)]; e < a.offsets[std::size_t(r) + 1]; ++e) sum += a.values[std::size_t(e)] * x[a.columns[std::size_t(e)]];
+    y[r] = sum;
+  }
+}
+
+/// The solver's vectors, each of the local points (owned, then ghosts); where they live is
+/// the caller's choice (--placement). `p` is the one the ghost update moves.
+struct Vectors {
+  std::size_t points;
+  double *x, *b, *r, *p, *q;
+};
+
+
+/// CG on the rows of `a` (owned); `halo` and `ctx` null: serial.
+Solve cg(const Csr& a, Vectors v, Context* ctx, Halo* halo, double tolerance, int max_iterations,
+         bool separate_wait = false) {
+  const std::size_t n = std::size_t(a.rows());
+  double *x = v.x, *b = v.b, *r = v.r, *p = v.p, *q = v.q;
+  Solve s;
+  auto dot = [&](const double* u, const double* w) {
+    double local = 0;
+    timed(s.split.compute, [&] {
+      for (std::size_t i = 0; i < n; ++i) local += u[i] * w[i];
+    });
+    if (ctx) local = reduce(*ctx, local, Op::sum, separate_wait, s.split);
+    return local;
+  };
+  std::fill(p, p + v.points, 1.0);
+  multiply(a, p, b);  // b = A 1: the solution is all ones
+  std::fill(x, x + n, 0.0);
+  std::copy(b, b + n, r);
+  std::copy(r, r + n, p);
+  const double norm_b = std::sqrt(dot(b, b));
+  double rr = dot(r, r);
+  s.residual = std::sqrt(rr) / norm_b;
+  while (s.iterations < max_iterations && s.residual > tolerance) {
+    if (halo) ghost_update(*ctx, *halo, p, separate_wait, s.split);
+    timed(s.split.compute, [&] { multiply(a, p, q); });
+    const double alpha = rr / dot(p, q);
+    timed(s.split.compute, [&] {
+      for (std::size_t i = 0; i < n; ++i) x[i] += alpha * p[i], r[i] -= alpha * q[i];
+    });
+    const double rr_next = dot(r, r), beta = rr_next / rr;
+    rr = rr_next;
+    timed(s.split.compute, [&] {
+      for (std::size_t i = 0; i < n; ++i) p[i] = r[i] + beta * p[i];
+    });
+    s.residual = std::sqrt(rr) / norm_b;
+    ++s.iterations;
+  }
+  s.x.assign(x, x + n);
+  return s;
+}
+
+/// The vectors in `arrays` (of `points` entries); with shm_direct, p is the Halo's own.
+Vectors vectors_in(Arrays& arrays, std::size_t points, Halo& halo) {
+  double* p = halo.strategy() == Strategy::shm_direct ? halo.shared_field<double>() : arrays[3];
+  return {points, arrays[0], arrays[1], arrays[2], p, arrays[4]};
+}
+
+}  // namespace
+
+CgSetup prepare_cg(Context& ctx, const CgProblem& problem) {
+  const Topology& topo = ctx.topology();
+  const int rank = topo.world_rank();
+  std::string error;
+  if (rank == 0 && problem.mesh_file.empty()) try {
+      mesh::cube_mesh_file(problem.size, false);
+    } catch (const Error& e) {
+      error = e.what();
+    }
+  int failed = !error.empty();
+  MPI_Bcast(&failed, 1, MPI_INT, 0, topo.world());
+  if (failed) throw Error(rank == 0 ? error : "hympi cg: rank 0 could not make the mesh (see its message)");
+  mesh::TetMesh m = mesh::read_mesh(problem.mesh_file.empty() ? mesh::cube_mesh_file(problem.size, false) : problem.mesh_file);
+  mesh::Graph graph = mesh::vertex_graph(m);
+  mesh::RankPartition partition = mesh::partition_over(graph, topo, problem.levels);
+  mesh::LocalMesh local = mesh::rank_local_mesh(graph, partition, rank);
+  if (problem.order) local = mesh::reordered(local, order_local_ids(mesh::mesh_pattern(ctx, local)).new_id);
+  Pattern pattern = mesh::mesh_pattern(ctx, local);
+  Csr a = assemble(m, local);
+  return {std::move(m), std::move(graph), std::move(partition), std::move(local), std::move(pattern), std::move(a)};
+}
+
+Solve solve_cg(Context& ctx, const CgSetup& setup, const CgProblem& problem, const CommonOptions& options,
+               Strategy strategy) {
+  Halo halo(setup.pattern, strategy);
+  const std::size_t points = setup.local.global.size();
+  Arrays arrays(ctx, options.placement, 5, points);
+  Solve s = cg(setup.a, vectors_in(arrays, points, halo), &ctx, &halo, problem.tolerance, options.iterations,
+               options.separate_wait);
+  s.strategy = name_of(halo.strategy());
+  return s;
+}
+
+bool verify_cg(Context& ctx, const CgSetup& setup, const CgProblem& problem, const CommonOptions& options,
+               const Solve& solved) {
+  const Topology& topo = ctx.topology();
+  const mesh::LocalMesh& local = setup.local;
+  // The same solve with flat_mpi: bit for bit.
+  CommonOptions plain = options;
+  plain.separate_wait = false;
+  const Solve again = solve_cg(ctx, setup, problem, plain, Strategy::flat_mpi);
+  int same = again.iterations == solved.iterations && again.x == solved.x;
+  same = ctx.allreduce(same, Op::min);
+  // Serial on rank 0: every owned value within round-off of the serial solution.
+  const std::vector<double> all_x = gather_to_root(topo.world(), solved.x);
+  const std::vector<int64_t> all_ids =
+      gather_to_root(topo.world(), std::vector<int64_t>(local.global.begin(), local.global.begin() + local.owned));
+  int ok = same;
+  if (topo.world_rank() == 0) {
+    const mesh::LocalMesh whole = mesh::local_mesh(setup.graph, std::vector<int32_t>(setup.partition.part.size(), 0), 0);
+    const std::size_t all = std::size_t(whole.owned);
+    std::vector<std::vector<double>> serial_vectors(5, std::vector<double>(all));
+    auto at = [&](int i) { return serial_vectors[std::size_t(i)].data(); };
+    const Solve serial = cg(assemble(setup.mesh, whole), {all, at(0), at(1), at(2), at(3), at(4)}, nullptr, nullptr,
+                            problem.tolerance, options.iterations);
+    double worst = 0;
+    for (std::size_t i = 0; i < all_x.size(); ++i) worst = std::max(worst, std::abs(all_x[i] - serial.x[std::size_t(all_ids[i])]));
+    const bool close = worst <= problem.tolerance && std::abs(serial.iterations - solved.iterations) <= 2;
+    fmt::print("verify: flat_mpi {}; serial run: {} iterations, largest difference {:.3e}: {}\n",
+               same ? "bit-identical" : "DIFFERENT", serial.iterations, worst, close ? "round-off" : "DIFFERENT");
+    ok = same && close;
+  }
+  MPI_Bcast(&ok, 1, MPI_INT, 0, topo.world());
+  return ok != 0;
+}
+
+}  // namespace hympi::apps

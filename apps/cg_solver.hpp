@@ -1,0 +1,63 @@
+// Conjugate gradients for the P1 finite-element operator K + M (stiffness plus lumped
+// mass: symmetric positive definite without boundary conditions) on the seed's cube mesh,
+// partitioned by METIS (two levels on several nodes: nodes first, then their ranks).
+// Every matrix-vector product starts with a hympi ghost update, every dot product is a
+// hympi allreduce. b = A 1, so the exact solution is all ones. Used by the `cg` program
+// and by `hympi-bench apps`: the mesh is read and cut once, then solved with any strategy.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app_common.hpp"
+#include "cube_mesh.hpp"
+#include "distributed.hpp"
+
+namespace hympi::apps {
+
+struct CgProblem {
+  double size = 0.03;     // cube mesh element size (cached Gmsh mesh) ...
+  std::string mesh_file;  // ... or a Gmsh MSH file of tetrahedra
+  int levels = 2;         // METIS: 1 (k-way) or 2 (nodes, then ranks)
+  bool order = false;     // local ids renumbered inner | boundary | ghost
+  double tolerance = 1e-8;
+};
+
+struct Csr {
+  std::vector<int> offsets{0}, columns;  // local ids
+  std::vector<double> values;
+  int rows() const { return int(offsets.size()) - 1; }
+};
+
+/// This rank's part of the problem: made once (collective), solved many times.
+struct CgSetup {
+  mesh::TetMesh mesh;
+  mesh::Graph graph;
+  mesh::RankPartition partition;
+  mesh::LocalMesh local;
+  Pattern pattern;
+  Csr a;
+};
+
+/// Collective. Rank 0 makes the mesh if it is not cached; a failure is reported on every rank.
+CgSetup prepare_cg(Context& ctx, const CgProblem& problem);
+
+struct Solve {
+  std::string strategy;  // what ran (automatic's choice)
+  int iterations = 0;
+  double residual = 0;
+  std::vector<double> x;  // owned values
+  Split split;
+};
+
+/// Collective: CG to problem.tolerance (at most options.iterations), ghost updates by
+/// `strategy`, vectors placed by options.placement.
+Solve solve_cg(Context& ctx, const CgSetup& setup, const CgProblem& problem, const CommonOptions& options,
+               Strategy strategy);
+
+/// Collective: a second solve with flat_mpi must agree bit for bit, and a serial solve on
+/// rank 0 to the tolerance (iterations within 2); rank 0 prints the verdict.
+bool verify_cg(Context& ctx, const CgSetup& setup, const CgProblem& problem, const CommonOptions& options,
+               const Solve& solved);
+
+}  // namespace hympi::apps
