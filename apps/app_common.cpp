@@ -88,19 +88,25 @@ double reduce(Context& ctx, double value, Op op, bool separate_wait, Split& spli
   return value;
 }
 
+IterationTimes per_iteration(const Context& ctx, const Split& split, int iterations) {
+  double mine[4] = {split.compute, split.ghost, split.reduce, split.wait}, worst[4];
+  MPI_Allreduce(mine, worst, 4, MPI_DOUBLE, MPI_MAX, ctx.topology().world());
+  const double per = 1e6 / iterations, total = worst[0] + worst[1] + worst[2];
+  return {worst[0] * per, worst[1] * per, worst[2] * per, worst[3] * per,
+          total > 0 ? 100.0 * (worst[1] + worst[2]) / total : 0.0};
+}
+
 void report(const Context& ctx, const std::string& app, const std::string& strategy, int iterations,
             double residual, double checksum, const Split& split) {
-  double mine[4] = {split.compute, split.ghost, split.reduce, split.wait}, worst[4];
-  MPI_Reduce(mine, worst, 4, MPI_DOUBLE, MPI_MAX, 0, ctx.topology().world());
+  const IterationTimes t = per_iteration(ctx, split, iterations);
   if (ctx.topology().world_rank() != 0) return;
-  const double total = worst[0] + worst[1] + worst[2], per = 1e6 / iterations;
-  if (worst[3] > 0) fmt::print("# waiting for other ranks before ghost updates and reductions: {:.2f} us per iteration\n", worst[3] * per);
+  if (t.wait_us > 0) fmt::print("# waiting for other ranks before ghost updates and reductions: {:.2f} us per iteration\n", t.wait_us);
   fmt::print("# {}  strategy={}  ranks={}  nodes={}\n", app, strategy, ctx.topology().world_size(),
              ctx.topology().node_count());
   fmt::print("iterations {}\nresidual {:.12e}\nchecksum {:.15e}\n", iterations, residual, checksum);
   fmt::print("# per iteration (us, max over ranks)   compute {:.2f}   ghost update {:.2f}   reductions {:.2f}"
              "   communication share {:.1f} %\n",
-             worst[0] * per, worst[1] * per, worst[2] * per, total > 0 ? 100.0 * (worst[1] + worst[2]) / total : 0.0);
+             t.compute_us, t.ghost_us, t.reduce_us, t.share_percent);
 }
 
 }  // namespace hympi::apps

@@ -89,6 +89,13 @@ void ghost_update(Context& ctx, Halo& halo, double* v, bool separate_wait, Split
 /// A hympi allreduce of one value, timed into split.reduce (after the same optional barrier).
 double reduce(Context& ctx, double value, Op op, bool separate_wait, Split& split);
 
+/// Collective: microseconds per iteration of each phase, the maximum over ranks, and the
+/// communication share (ghost update + reductions) / (compute + ghost update + reductions).
+struct IterationTimes {
+  double compute_us = 0, ghost_us = 0, reduce_us = 0, wait_us = 0, share_percent = 0;
+};
+IterationTimes per_iteration(const Context& ctx, const Split& split, int iterations);
+
 /// Rank 0 prints one line per quantity, OSU-like; times are maxima over ranks.
 void report(const Context& ctx, const std::string& app, const std::string& strategy, int iterations,
             double residual, double checksum, const Split& split);

@@ -1,12 +1,13 @@
 // hympi-bench: hympi against the MPI library's own operations, side by side in one launch.
-//   mpiexec -n 2 hympi-bench barrier|allreduce|dot|sync|affinity|halo|halo-grid|halo-mesh|stats|all
-//                            [--outer 100] [--inner 100] [--json F] [--ranks-per-node K]
+//   mpiexec -n 2 hympi-bench barrier|allreduce|dot|sync|affinity|halo|halo-grid|halo-mesh|stats|apps|all
+//                            [--outer 100] [--inner 100] [--rounds 5] [--json F] [--ranks-per-node K]
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 #include <mpi.h>
 
 #include <fstream>
 
+#include "apps.hpp"
 #include "collectives.hpp"
 #include "dot_sync.hpp"
 #include "grid_halo.hpp"
@@ -26,11 +27,13 @@ int main(int argc, char** argv) {
     hympi::bench::Method method;
     std::string json_path;
     bool quick = false;
+    int rounds = 5;
     int ranks_per_node = 0;  // live runs: emulated nodes of this many ranks (0: real nodes); stats: default 16
     app.add_option("--outer", method.outer, "samples per contender")->check(CLI::PositiveNumber);
     app.add_option("--inner", method.inner, "calls per sample")->check(CLI::PositiveNumber);
     app.add_option("--json", json_path, "write every sample and the machine to this file");
     app.add_flag("--quick", quick, "10 x 10 calls: a smoke run, not a measurement");
+    app.add_option("--rounds", rounds, "apps: solves per strategy, interleaved")->check(CLI::PositiveNumber);
     app.add_option("--ranks-per-node", ranks_per_node,
                    "emulate nodes of this many consecutive ranks (as HYMPI_NODE_SIZE); stats: the modelled nodes' size (16)")
         ->check(CLI::PositiveNumber);
@@ -65,6 +68,7 @@ int main(int argc, char** argv) {
     }
     stats->add_option("--parts", mesh_parts, "cube mesh: process counts of the Tables 2-3 rows")->delimiter(',');
 #endif
+    auto* apps = app.add_subcommand("apps", "jacobi2d, jacobi3d, laplace19 and cg per strategy: time split per iteration");
     auto* all = app.add_subcommand("all", "everything above (halo-grid on a 48^3 grid, halo-mesh at 0.03; --quick: 0.05)");
     app.require_subcommand(1);
     try {
@@ -116,6 +120,7 @@ int main(int argc, char** argv) {
     if (halo_mesh->parsed() || all->parsed())
       out["benchmarks"].push_back(hympi::bench::bench_halo_mesh(ctx, method, quick ? 0.05 : mesh_size, mesh_chunk));
 #endif
+    if (apps->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_apps(ctx, rounds, quick));
     if (ctx.topology().world_rank() == 0 && !json_path.empty()) {
       std::ofstream(json_path) << out.dump(1) << "\n";
       fmt::print("# samples written to {}\n", json_path);

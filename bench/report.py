@@ -10,7 +10,8 @@ in the style of the seed paper's figures:
   patterns.png     ghost update of the structured grid and the cube mesh (halo-grid,
                    halo-mesh): median per implementation, bars from min to max
   apps.png         applications: ghost-update and reduction time per iteration and the
-                   communication share, per strategy (bench/apps_split.py --json files)
+                   communication share, per strategy (hympi-bench apps records, and
+                   bench/apps_split.py --json files)
   summary.md       hympi against every peer: median ratio of interleaved pairs
 
     bench/report.py RUN.json [RUN.json ...] [--apps APPS.json ...] [--out DIR]
@@ -160,13 +161,20 @@ def plot_patterns(runs, out):
     plt.close(fig)
 
 
-def plot_apps(paths, out):
-    """Per app, grouped by strategy: ghost update and reductions (µs per iteration, log) and
-    the communication share of the iteration (%); medians over launches."""
-    fig, axes = plt.subplots(len(paths), 2, figsize=(13, 4.5 * len(paths)), squeeze=False)
-    for row, path in enumerate(paths):
+def apps_sets(runs, paths):
+    """(label, {np, results}) from the runs' `apps` records and from bench/apps_split.py files."""
+    sets = [(label, rec) for label, run in runs for rec in records(run, "apps")]
+    for path in paths:
         with open(path) as f:
-            data = json.load(f)
+            sets.append((os.path.basename(path), json.load(f)))
+    return sets
+
+
+def plot_apps(sets, out):
+    """Per app, grouped by strategy: ghost update and reductions (µs per iteration, log) and
+    the communication share of the iteration (%); medians over launches or rounds."""
+    fig, axes = plt.subplots(len(sets), 2, figsize=(13, 4.5 * len(sets)), squeeze=False)
+    for row, (label, data) in enumerate(sets):
         apps = list(data["results"])
         strategies = list(next(iter(data["results"].values())))
         width = 0.8 / len(strategies)
@@ -185,9 +193,9 @@ def plot_apps(paths, out):
             ax.legend(fontsize=7)
         axes[row][0].set_yscale("log")
         axes[row][0].set_ylabel("µs per iteration")
-        axes[row][0].set_title(f"ghost update and reductions, np {data['np']} — {os.path.basename(path)}", fontsize=9)
+        axes[row][0].set_title(f"ghost update and reductions, np {data['np']} — {label}", fontsize=9)
         axes[row][1].set_ylabel("communication share of the iteration (%)")
-        axes[row][1].set_title(f"(ghost + reductions) / (compute + ghost + reductions) — {os.path.basename(path)}", fontsize=9)
+        axes[row][1].set_title(f"(ghost + reductions) / (compute + ghost + reductions) — {label}", fontsize=9)
     fig.tight_layout()
     fig.savefig(os.path.join(out, "apps.png"), dpi=110)
     plt.close(fig)
@@ -197,12 +205,27 @@ BRIEF = {"barrier": None, "allreduce": {8, 4096, 1048576}, "halo-contiguous": {4
          "halo-gathered": {4096}, "halo-mesh": None, "halo-grid": None}
 
 
+def apps_rows(label, rec):
+    """Communication share of each app's iteration, shm / flat_mpi, median over rounds."""
+    rows = []
+    for app, by_strategy in rec["results"].items():
+        pairs = zip(by_strategy.get("shm", []), by_strategy.get("flat_mpi", []))
+        ratios = sorted(a["share_percent"] / b["share_percent"] for a, b in pairs if b["share_percent"] > 0)
+        if ratios:
+            rows.append(f"| {label} | apps: {app} communication share | | shm | flat_mpi | "
+                        f"{ratios[len(ratios) // 2]:.2f} ({ratios[0]:.2f}-{ratios[-1]:.2f}, rounds) |")
+    return rows
+
+
 def summary(runs, brief=False):
     """Markdown rows: every ratio_to_* of hympi's implementations, median of interleaved pairs
     (brief: hympi's default variants on the sizes of BRIEF)."""
     lines = ["| MPI | benchmark | size (B) | hympi | peer | hympi / peer (median, 25-75 %) |", "|---|---|---|---|---|---|"]
     for label, run in runs:
         for rec in run["benchmarks"]:
+            if rec["benchmark"] == "apps":
+                lines += apps_rows(label, rec)
+                continue
             for r in rec.get("results", []):
                 if "implementation" not in r:
                     continue
@@ -243,8 +266,9 @@ def main():
     if any(records(r, "halo-grid") or records(r, "halo-mesh") for _, r in runs):
         plot_patterns(runs, args.out)
         written.append("patterns.png")
-    if args.apps:
-        plot_apps(args.apps, args.out)
+    sets = apps_sets(runs, args.apps)
+    if sets:
+        plot_apps(sets, args.out)
         written.append("apps.png")
     with open(os.path.join(args.out, "summary.md"), "w") as f:
         f.write(summary(runs))

@@ -1,21 +1,20 @@
 #!/usr/bin/env bash
 # The demo on built-in defaults: installs dependencies (as root), builds, then for each MPI
-# (Open MPI and MPICH) at 2 ranks bound one per core:
-#   - hympi-bench all: barrier, allreduce, dot, sync, ghost update (ring patterns, a 48^3
-#     19-point grid, the 0.03 cube mesh cut by METIS) against the MPI library's own
-#     operations, neighbourhood collectives and RMA, interleaved in one launch;
-#   - the applications (cg, jacobi3d) per strategy (bench/apps_split.py, 3 launches);
-# then the summary table (hympi / every peer) and the plots (bench/report.py).
-#   scripts/demo.sh [hympi-bench arguments]     default: all --outer 30
+# (Open MPI and MPICH) at 2 ranks bound one per core, hympi-bench all: barrier, allreduce,
+# dot, sync, ghost update (ring patterns, a 48^3 19-point grid, the 0.03 cube mesh cut by
+# METIS), the applications per strategy, against the MPI library's own operations,
+# neighbourhood collectives, RMA and PETSc (Open MPI), interleaved in one launch; then the
+# summary table (hympi / every peer) and the plots (bench/report.py).
+#   scripts/demo.sh [hympi-bench arguments]     default: all --outer 30 --rounds 3
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
 out=bench-results/demo
 mkdir -p "$out"
 args=("$@")
-[ ${#args[@]} -gt 0 ] || args=(all --outer 30)
+[ ${#args[@]} -gt 0 ] || args=(all --outer 30 --rounds 3)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # the demo may run as root
-runs=() apps=()
+runs=()
 for mpi in openmpi mpich; do
   echo "=== [$mpi] building (build/$mpi) ==="
   bash scripts/build.sh "$mpi" -DHYMPI_BUILD_TESTS=OFF >"$out/build-$mpi.log" 2>&1 ||
@@ -26,13 +25,10 @@ for mpi in openmpi mpich; do
     openmpi) launch=(mpirun.openmpi -n 2 --bind-to core) ;;
     mpich) launch=(mpiexec.mpich -n 2 -bind-to core) ;;
   esac
-  "${launch[@]}" "$bench" "${args[@]}" --json "$out/$mpi.json" | tee "$out/$mpi.txt" | grep --line-buffered -E "^# (barrier|allreduce|halo|dot|sync|stats)" || true
+  "${launch[@]}" "$bench" "${args[@]}" --json "$out/$mpi.json" | tee "$out/$mpi.txt" |
+    grep --line-buffered -E "^# (barrier|allreduce|halo|dot|sync|stats|mesh-stats|apps|[a-z0-9]+: communication)" || true
   runs+=("$out/$mpi.json")
-  echo "=== [$mpi] applications cg and jacobi3d per strategy (3 launches each) ==="
-  /usr/bin/python3 bench/apps_split.py --build "build/$mpi" --np 2 --launches 3 --apps cg,jacobi3d \
-    --strategies shm,flat_mpi,shm_direct --json "$out/apps-$mpi.json" -- --separate-wait | tee "$out/apps-$mpi.md" | tail -2
-  apps+=("$out/apps-$mpi.json")
 done
 echo "=== summary: hympi / peer, median of interleaved pairs (< 1: hympi faster) ==="
-/usr/bin/python3 bench/report.py "${runs[@]}" --apps "${apps[@]}" --out "$out" --brief
+/usr/bin/python3 bench/report.py "${runs[@]}" --out "$out" --brief
 echo "Tables: $out/<mpi>.txt; every sample: $out/<mpi>.json; plots and the full table: $out/*.png, $out/summary.md"

@@ -66,6 +66,12 @@ def main():
         elif kind == "stats":
             for j, r in enumerate(bench.get("results", [])):
                 check(r, STATS, f"{where}.results[{j}]", errors)
+        elif kind == "apps":
+            for app, by_strategy in bench.get("results", {}).items():
+                for strategy, rounds in by_strategy.items():
+                    for j, r in enumerate(rounds):
+                        check(r, {"compute_us": float, "ghost_us": float, "reduce_us": float, "share_percent": float},
+                              f"{where}.{app}.{strategy}[{j}]", errors)
         elif kind == "mesh-stats":
             for j, r in enumerate(bench.get("results", [])):
                 check(r, {"parts": int, "nodes": int, "points": float, "intra_neighbors": float, "intra_kb": float,
