@@ -18,11 +18,12 @@ static_assert(kUpStatus + Status::kWords <= int(kChannelWords));
 template <class Orders>
 TreeCollective<Orders>::TreeCollective(int self, std::vector<Participant> participants,
                                        Tree tree, std::size_t buffer_bytes, WaitConfig wait,
-                                       std::vector<int> world_ranks)
+                                       std::vector<int> world_ranks, std::size_t sliced_min_bytes)
     : self_(self),
       participants_(std::move(participants)),
       tree_(std::move(tree)),
       buffer_bytes_(buffer_bytes),
+      sliced_min_bytes_(sliced_min_bytes),
       wait_(wait),
       world_ranks_(std::move(world_ranks)) {
   written_down_.assign(tree_.children(self_).size(), -1);
@@ -79,7 +80,12 @@ void TreeCollective<Orders>::run_chunked(uint64_t& seq, const CallDesc& desc, Wo
   do {
     Work chunk = work;
     chunk.count = std::min(left, per_chunk);
-    sweep(++seq, call, chunk, step);
+    // The same choice on every rank whose arguments match; a rank whose count differs is
+    // caught by the CallDesc check of the first sweep either way.
+    if (desc.kind == CallKind::allreduce && tree_.size() > 1 && chunk.count * elem >= sliced_min_bytes_)
+      sliced_allreduce(seq, call, chunk, step);
+    else
+      sweep(++seq, call, chunk, step);
     const std::size_t bytes = chunk.count * elem;
     if (work.in) work.in += bytes;
     if (work.out) work.out += bytes;
@@ -97,6 +103,26 @@ void TreeCollective<Orders>::sweep(uint64_t seq, const Call& call, const Work& w
     failed = failure_.failed();
   }
   if (down_sweep(seq, work, failed)) throw Error(failure_.message());
+}
+
+template <class Orders>
+void TreeCollective<Orders>::sliced_allreduce(uint64_t& seq, const Call& call, const Work& work,
+                                              LeaderStep step) {
+  const Work sync{UpData::none, DownData::none, nullptr, nullptr, work.count, work.type, work.op, -1};
+  const std::size_t elem = size_of(work.type), bytes = work.count * elem;
+  std::byte* root = participants_[0].buffer;
+  sweep(++seq, call, sync, {});                              // 1: earlier readers are done
+  std::memcpy(participants_[self_].buffer, work.in, bytes);  // A
+  sweep(++seq, call, sync, {});                              // 2: every input is in its buffer
+  const std::size_t p = participants_.size(), k = std::size_t(self_);
+  const std::size_t first = work.count * k / p, last = work.count * (k + 1) / p, offset = first * elem;
+  if (last > first) {  // B: my slice, participants in order, into the root's buffer
+    combine(root + offset, root + offset, participants_[1].buffer + offset, last - first, work.type, work.op);
+    for (std::size_t q = 2; q < p; ++q)
+      combine(root + offset, root + offset, participants_[q].buffer + offset, last - first, work.type, work.op);
+  }
+  sweep(++seq, call, sync, step);     // 3: the root's buffer holds the chunk's result
+  std::memcpy(work.out, root, bytes);  // C
 }
 
 template <class Orders>

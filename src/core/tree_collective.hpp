@@ -38,6 +38,23 @@
 //    slot order), and every rank receives the root's bits, so all ranks get identical
 //    results. Float sums may differ in the last bits from MPI_Allreduce, whose order is
 //    its own.
+//
+// Large allreduce (a chunk of at least sliced_min_bytes, two or more participants): the
+// tree would make the root reduce the whole chunk while the others wait. Instead, per
+// chunk of m elements, three sweeps without data and three data phases:
+//   sweep 1 (checks the CallDesc)   everyone has finished every read of earlier calls
+//   A: copy my input chunk into my buffer
+//   sweep 2                         every buffer holds its rank's input
+//   B: participant k reduces slice k = [k m / P, (k+1) m / P) of all P buffers, in
+//      participant order, into slice k of the root's buffer
+//   sweep 3 (leader step at the root on its buffer: the whole reduced chunk)
+//   C: copy the root's buffer into out
+// Reuse safety: A writes my buffer only after sweep 1, when nobody reads it any more
+// (earlier sweeps' down reads and C reads finished before their readers arrived at sweep
+// 1). B writes slice k of the root's buffer, which only participant k reads in B (its own
+// input slice, read before it is overwritten in place). C reads the root's buffer, which
+// the root rewrites only after the next call's first sweep has gathered every arrival.
+// Determinism: the order is fixed by participant index; all ranks copy the root's bits.
 #pragma once
 
 #include <array>
@@ -76,8 +93,11 @@ template <class Orders>
 class TreeCollective {
  public:
   /// `world_ranks[i]` names participant i in messages. The tree's root must be 0.
+  /// Allreduce chunks of `sliced_min_bytes` or more are reduced in slices by everyone.
   TreeCollective(int self, std::vector<Participant> participants, Tree tree,
-                 std::size_t buffer_bytes, WaitConfig wait, std::vector<int> world_ranks);
+                 std::size_t buffer_bytes, WaitConfig wait, std::vector<int> world_ranks,
+                 std::size_t sliced_min_bytes = kSlicedMinBytes);
+  static constexpr std::size_t kSlicedMinBytes = 64 * 1024;  // measured: below it the tree wins
 
   void barrier(uint64_t& seq, LeaderStep step = {});
   void allreduce(uint64_t& seq, const void* in, void* out, std::size_t count, Datatype type,
@@ -112,6 +132,8 @@ class TreeCollective {
   /// Runs one call as ceil(bytes / buffer_bytes) sweeps (at least one).
   void run_chunked(uint64_t& seq, const CallDesc& desc, Work work, LeaderStep step);
   void sweep(uint64_t seq, const Call& call, const Work& work, LeaderStep step);
+  /// One chunk of a large allreduce (see the top of this file).
+  void sliced_allreduce(uint64_t& seq, const Call& call, const Work& work, LeaderStep step);
   /// Each returns whether the sweep failed; the failure itself is in failure_.
   bool up_sweep(uint64_t seq, const Call& call, const Work& work);
   bool down_sweep(uint64_t seq, const Work& work, bool failed);
@@ -130,6 +152,7 @@ class TreeCollective {
   std::vector<Participant> participants_;
   Tree tree_;
   std::size_t buffer_bytes_;
+  std::size_t sliced_min_bytes_;
   Written written_up_;                // my channel in my parent's block
   std::vector<int8_t> written_down_;  // per child slot: failed flag last written; -1: none
   Status failure_;                    // the failure of the current call, if any

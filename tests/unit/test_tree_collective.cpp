@@ -19,21 +19,22 @@ using hympi::test::ThreadTeam;
 namespace {
 
 template <class Orders>
-TreeCollective<Orders> engine(const ThreadTeam& team, int rank, TreeSpec spec,
-                              std::size_t buffer_bytes) {
+TreeCollective<Orders> engine(const ThreadTeam& team, int rank, TreeSpec spec, std::size_t buffer_bytes,
+                              std::size_t sliced_min_bytes = TreeCollective<Orders>::kSlicedMinBytes) {
   WaitConfig wait{WaitPolicy::adaptive, true, 60.0};
   return TreeCollective<Orders>(rank, team.participants(), Tree::build(spec, team.size()),
-                                buffer_bytes, wait, team.ranks());
+                                buffer_bytes, wait, team.ranks(), sliced_min_bytes);
 }
 
 int64_t value(int rank, int call, std::size_t i) { return (rank + 1) * 1000 + call * 7 + int64_t(i % 13); }
 
 template <class Orders>
-void mixed_calls(int n, TreeSpec spec, std::size_t buffer_bytes, int calls) {
+void mixed_calls(int n, TreeSpec spec, std::size_t buffer_bytes, int calls,
+                 std::size_t sliced_min_bytes = TreeCollective<Orders>::kSlicedMinBytes) {
   ThreadTeam team(n, buffer_bytes);
   std::vector<std::atomic<int>> phase(n);
   team.run([&](int rank) {
-    auto coll = engine<Orders>(team, rank, spec, buffer_bytes);
+    auto coll = engine<Orders>(team, rank, spec, buffer_bytes, sliced_min_bytes);
     uint64_t seq = 0;
     unsigned noise = 17u * rank + 1;
     const std::size_t counts[] = {0, 1, 7, 1000};
@@ -103,6 +104,15 @@ TEST(TreeCollective, MixedConsecutiveCallsAllSizesAndShapes) {
 TEST(TreeCollective, ChunkedThroughSmallBuffers) {
   // 1000 elements through 256-byte buffers: 32-125 sweeps per call.
   for (int n : {2, 3, 8}) mixed_calls<TunedOrders>(n, TreeSpec{TreeShape::kary, 2}, 256, test::scaled(300));
+}
+
+TEST(TreeCollective, SlicedAllreduceOfLargeChunks) {
+  // Every allreduce of 7 or 1000 elements goes the sliced way (reduce-scatter + allgather
+  // through the buffers, in chunks of 512 int64 / doubles), mixed with tree calls; 7
+  // elements over 8 participants leaves some slices empty.
+  for (int n : {2, 3, 5, 8})
+    for (TreeSpec spec : {TreeSpec{TreeShape::kary, 4}, TreeSpec{TreeShape::binomial, 0}})
+      mixed_calls<TunedOrders>(n, spec, 4096, test::scaled(600), 16);
 }
 
 TEST(TreeCollective, SeqCstOrdersGiveTheSameResults) {
