@@ -55,7 +55,15 @@ run_test() {
 export HYMPI_TIMEOUT=60 HYMPI_TEST_EXPECT_NODES=$hosts HYMPI_TEST_RMA_DIVISOR=10
 export HYMPI_HOSTS_ENV="HYMPI_TIMEOUT HYMPI_TEST_EXPECT_NODES HYMPI_TEST_ITERATIONS HYMPI_TEST_RMA_DIVISOR"
 status=0
-for run in test_topology:3000 test_collectives:3000 test_halo:1000; do
+# MPICH spins when ranks outnumber cores (4 ranks here on 2 cores): fewer calls, and no
+# shared-memory accounting test (rank-count independent, run at every np in the mpi label).
+runs="test_topology:3000 test_collectives:3000 test_halo:1000"
+if [ "$flavor" = mpich ]; then
+  runs="test_topology:300 test_collectives:300 test_halo:100"
+  export GTEST_FILTER=-HaloResources.*
+  HYMPI_HOSTS_ENV="$HYMPI_HOSTS_ENV GTEST_FILTER"
+fi
+for run in $runs; do
   t=${run%:*}
   echo "=== $t on $hosts hosts x $per_host ranks ($flavor)"
   HYMPI_TEST_ITERATIONS=${run#*:} run_test "$build/tests/mpi/$t" || status=1
