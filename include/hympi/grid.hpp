@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "hympi/detail/finalize_guard.hpp"
 #include "hympi/context.hpp"
 #include "hympi/halo.hpp"
 
@@ -93,6 +94,7 @@ class CartesianGrid {
   /// Collective. `global`: points per dimension (2 or 3 values, as the stencil needs).
   CartesianGrid(Context& context, std::span<const int> global, Stencil stencil, int width = 1,
                 bool reorder = false, int chunk = 1, Datatype type = Datatype::float64);
+  /// Collective (it frees the Cartesian communicator). One alive at MPI_Finalize is freed there.
   ~CartesianGrid();
   CartesianGrid(const CartesianGrid&) = delete;
   CartesianGrid& operator=(const CartesianGrid&) = delete;
@@ -108,10 +110,12 @@ class CartesianGrid {
                 Datatype type, MPI_Comm cart);
   Pattern make_pattern(Context& context, std::span<const int> global, Stencil stencil, int width, int chunk,
                        Datatype type);
+  void free_cart();
   MPI_Comm cart_;
   Stencil stencil_;
   Block block_;
   Pattern pattern_;
+  detail::FinalizeGuard guard_{[this] { free_cart(); }};  // last: destroyed first
 };
 
 }  // namespace hympi

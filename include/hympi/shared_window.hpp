@@ -10,13 +10,17 @@
 #include <cstddef>
 #include <vector>
 
+#include "hympi/detail/finalize_guard.hpp"
+
 namespace hympi {
 
 class SharedWindow {
  public:
   /// Collective over `comm`, which must be a shared-memory communicator (a node).
   /// `alignment` is a power of two >= 64.
+  /// Each rank may ask for its own `bytes`; `alignment` must be the same on every rank.
   SharedWindow(MPI_Comm comm, std::size_t bytes, std::size_t alignment = 4096);
+  /// Collective (MPI_Win_free). One still alive at MPI_Finalize is freed there.
   ~SharedWindow();
   SharedWindow(SharedWindow&& other) noexcept;
   SharedWindow& operator=(SharedWindow&&) = delete;
@@ -36,6 +40,10 @@ class SharedWindow {
   int rank_ = 0;
   std::vector<std::byte*> segments_;
   std::vector<std::size_t> sizes_;
+  detail::FinalizeGuard guard_{[this] { free(); }};  // last: destroyed first
+
+  void map_segments(MPI_Comm comm, std::size_t bytes, std::size_t alignment, unsigned long long node_total);
+  void free();
 };
 
 }  // namespace hympi

@@ -6,6 +6,8 @@
 
 #include <vector>
 
+#include "hympi/detail/finalize_guard.hpp"
+
 namespace hympi {
 
 class Topology {
@@ -13,6 +15,7 @@ class Topology {
   /// Collective over `comm`. `node_size` > 0 emulates nodes of that many consecutive ranks
   /// inside each shared-memory domain (the last group of a domain may be smaller).
   explicit Topology(MPI_Comm comm, int node_size = 0);
+  /// Collective (it frees communicators). One still alive at MPI_Finalize is freed there.
   ~Topology();
   Topology(const Topology&) = delete;
   Topology& operator=(const Topology&) = delete;
@@ -36,15 +39,20 @@ class Topology {
   const std::vector<int>& node_of() const { return node_of_; }
   /// Ranks sharing my physical shared-memory domain (>= node_size() when emulated).
   int domain_size() const { return domain_size_; }
-  /// More ranks on my physical domain than online CPUs: waits must yield early.
+  /// More ranks on my physical domain than CPUs they may run on (the union of their
+  /// affinity masks: cgroup cpusets and launcher bindings count): waits must yield early.
   bool oversubscribed() const { return oversubscribed_; }
 
  private:
+  void build(MPI_Comm comm, int node_size);
+  void free_comms();
+
   MPI_Comm world_ = MPI_COMM_NULL, node_ = MPI_COMM_NULL, leaders_ = MPI_COMM_NULL;
   int world_rank_ = 0, world_size_ = 1, node_index_ = 0, node_count_ = 1;
   int node_rank_ = 0, node_size_ = 1, domain_size_ = 1;
   bool emulated_ = false, oversubscribed_ = false;
   std::vector<int> node_members_, node_of_;
+  detail::FinalizeGuard guard_{[this] { free_comms(); }};  // last: destroyed first
 };
 
 }  // namespace hympi

@@ -14,7 +14,7 @@ CallDesc CallDesc::from_words(const uint64_t* words) {
   d.kind = CallKind(words[0] & 0xff);
   d.type = Datatype((words[0] >> 8) & 0xff);
   d.op = Op((words[0] >> 16) & 0xff);
-  d.root = int64_t(words[0] >> 24) - 1;
+  d.root = (int64_t(words[0]) >> 24) - 1;  // arithmetic shift: any int root round-trips
   d.count = words[1];
   return d;
 }
@@ -59,6 +59,12 @@ Status Status::from_words(const uint64_t* words) {
 }
 
 std::string Status::message() const {
+  if (code == kInvalidRoot)
+    return "hympi: root " + std::to_string(a.root) + " is not a rank of the communicator (size " +
+           std::to_string(rank_b) + "): rank " + std::to_string(rank_a) + " called " + a.describe() + ".";
+  if (code == kLeaderError)
+    return "hympi: the MPI operation among node leaders failed on rank " + std::to_string(rank_a) + " during " +
+           a.describe() + " (that rank printed the MPI error). Every rank of its node stopped the call.";
   return "hympi: ranks called a collective with different arguments: rank " +
          std::to_string(rank_a) + " called " + a.describe() + " but rank " +
          std::to_string(rank_b) + " called " + b.describe() +

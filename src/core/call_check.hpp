@@ -33,7 +33,11 @@ struct CallDesc {
 };
 
 struct Status {
-  uint64_t code = 0;  // 0: fine; 1: ranks called with different arguments
+  // 0: fine; kMismatch: ranks a and b called with different arguments; kInvalidRoot: rank a
+  // named a root that is no rank (rank_b: the communicator's size); kLeaderError: the MPI
+  // call among node leaders failed on leader a.
+  static constexpr uint64_t kMismatch = 1, kInvalidRoot = 2, kLeaderError = 3;
+  uint64_t code = 0;
   int64_t rank_a = -1, rank_b = -1;  // world ranks
   CallDesc a{}, b{};
 
@@ -44,8 +48,12 @@ struct Status {
     if (!failed() && other.failed()) *this = other;
   }
   static Status mismatch(int64_t rank_a, const CallDesc& a, int64_t rank_b, const CallDesc& b) {
-    return Status{1, rank_a, rank_b, a, b};
+    return Status{kMismatch, rank_a, rank_b, a, b};
   }
+  static Status invalid_root(int64_t rank, const CallDesc& call, int64_t size) {
+    return Status{kInvalidRoot, rank, size, call, {}};
+  }
+  static Status leader_error(int64_t rank, const CallDesc& call) { return Status{kLeaderError, rank, -1, call, {}}; }
   void to_words(uint64_t* words) const;
   static Status from_words(const uint64_t* words);
   std::string message() const;

@@ -1,8 +1,15 @@
 #include "core/counter_barrier.hpp"
 
+#include <exception>
+
 #include "core/memory_order.hpp"
 
 namespace hympi::core {
+namespace {
+
+constexpr std::size_t kFailedCall = kChannelWords - 1;  // beyond TreeCollective's down words
+
+}  // namespace
 
 template <class Orders>
 CounterBarrier<Orders>::CounterBarrier(int self, std::vector<Participant> participants,
@@ -22,27 +29,41 @@ void CounterBarrier<Orders>::barrier(uint64_t& seq, LeaderStep step) {
   ++calls_;
   // The counter lives in the leader's block (participant 0), which waits on it.
   Channel& counter = participants_[0].block->arrivals;
+  bool failed = false;
+  std::exception_ptr leader_error;
   if (self_ == 0) {
     wait_at_least<Orders>(counter, calls_ * (n - 1), wait_,
                           node_site("counter barrier: arrivals", world_ranks_, self_, n > 1 ? 1 : 0));
     Status status;
-    if (step) step(nullptr, 0, status);
-    if (status.failed()) throw Error(status.message());
+    try {
+      if (step) step(nullptr, 0, status);
+    } catch (...) {
+      leader_error = std::current_exception();
+      status = Status::leader_error(world_ranks_[0], CallDesc{CallKind::barrier, Datatype::float64, Op::sum, -1, 0});
+    }
+    failed = status.failed();
+    if (failed) store_words<Orders>(status, counter.words);  // published by the releases below
   } else {
     counter.seq.fetch_add(1, Orders::publish);  // release: my writes before the barrier
     wake_sleepers<Orders>(counter);
-    wait_at_least<Orders>(participants_[self_].block->down, s, wait_,
+    Channel& down = participants_[self_].block->down;
+    wait_at_least<Orders>(down, s, wait_,
                           node_site("counter barrier: release", world_ranks_, self_,
                                     tree_release_ ? tree_.parent(self_) : 0));
+    failed = down.words[kFailedCall].load(Orders::hint) == s;  // ordered by the seq acquire
   }
   // Release: everyone (flat) or my children (tree); the seq value is the call's number.
+  auto release = [&](Channel& down) {
+    if (failed) down.words[kFailedCall].store(s, Orders::hint);  // the publish below releases it
+    publish<Orders>(down, s);  // release: the barrier is complete (or failed) for this rank
+  };
   if (self_ == 0 && !tree_release_) {
-    for (std::size_t r = 1; r < participants_.size(); ++r)
-      publish<Orders>(participants_[r].block->down, s);  // release: the barrier is complete
+    for (std::size_t r = 1; r < participants_.size(); ++r) release(participants_[r].block->down);
   } else if (tree_release_) {
-    for (int child : tree_.children(self_))
-      publish<Orders>(participants_[child].block->down, s);  // release: passes the chain on
+    for (int child : tree_.children(self_)) release(participants_[child].block->down);
   }
+  if (leader_error) std::rethrow_exception(leader_error);
+  if (failed) throw Error(load_words<Orders, Status>(counter.words).message());  // after the seq acquire
 }
 
 template class CounterBarrier<TunedOrders>;

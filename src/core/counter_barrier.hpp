@@ -10,7 +10,13 @@
 //    so barriers of both kinds and the other collectives mix freely.
 //  - fetch_add is release (my writes before the barrier are visible to the leader, which
 //    acquires the count and releases everyone): a full memory barrier, as for the tree.
-//  - No argument check: a rank in another collective is caught by the watchdog only.
+//  - No argument check inside the node: a rank of this node in another collective is
+//    caught by the watchdog only. A failure the leader's step finds (another node called
+//    something else, an MPI error) does reach every rank of the node: the leader stores
+//    the Status in its arrivals channel's words and the call's number in word
+//    kFailedCall of each down channel it releases (relays copy it on); a rank that finds
+//    its own call's number there reads the Status and throws. Numbers only grow, so the
+//    word is never reset, and it is not among the tree's cached status words.
 #pragma once
 
 #include <cstdint>

@@ -52,21 +52,21 @@ void TreeCollective<Orders>::allreduce(uint64_t& seq, const void* in, void* out,
 template <class Orders>
 void TreeCollective<Orders>::reduce(uint64_t& seq, const void* in, void* out,
                                     std::size_t count, Datatype type, Op op, int world_root,
-                                    int node_root, LeaderStep step) {
+                                    int node_root, LeaderStep step, const Status& own) {
   Work work{UpData::reduce, DownData::towards_root, static_cast<const std::byte*>(in),
             self_ == node_root ? static_cast<std::byte*>(out) : nullptr, count, type, op,
-            node_root};
+            node_root, own};
   run_chunked(seq, CallDesc{CallKind::reduce, type, op, world_root, count}, work, step);
 }
 
 template <class Orders>
 void TreeCollective<Orders>::bcast(uint64_t& seq, void* data, std::size_t count,
                                    Datatype type, int world_root, int node_root,
-                                   LeaderStep step) {
+                                   LeaderStep step, const Status& own) {
   const bool source = self_ == node_root;
   Work work{UpData::forward_root, DownData::everyone,
             source ? static_cast<const std::byte*>(data) : nullptr,
-            source ? nullptr : static_cast<std::byte*>(data), count, type, Op::sum, node_root};
+            source ? nullptr : static_cast<std::byte*>(data), count, type, Op::sum, node_root, own};
   run_chunked(seq, CallDesc{CallKind::bcast, type, Op::sum, world_root, count}, work, step);
 }
 
@@ -99,7 +99,13 @@ void TreeCollective<Orders>::sweep(uint64_t seq, const Call& call, const Work& w
   bool failed = up_sweep(seq, call, work);
   if (tree_.parent(self_) < 0 && step) {
     if (!failed) failure_ = Status{};
-    step(participants_[self_].buffer, work.count, failure_);
+    try {
+      step(participants_[self_].buffer, work.count, failure_);
+    } catch (...) {  // release the node with the failure, then report the leader's own error
+      failure_ = Status::leader_error(world_ranks_[self_], call.desc);
+      down_sweep(seq, work, true);
+      throw;
+    }
     failed = failure_.failed();
   }
   if (down_sweep(seq, work, failed)) throw Error(failure_.message());
@@ -128,7 +134,8 @@ void TreeCollective<Orders>::sliced_allreduce(uint64_t& seq, const Call& call, c
 template <class Orders>
 bool TreeCollective<Orders>::up_sweep(uint64_t seq, const Call& call, const Work& work) {
   CollectiveBlock& mine = *participants_[self_].block;
-  bool failed = false;
+  bool failed = work.own.failed();
+  if (failed) failure_ = work.own;
   for (int child : tree_.children(self_)) {
     Channel& channel = mine.up[tree_.slot(child)];
     wait_at_least<Orders>(channel, seq, wait_,
@@ -176,7 +183,7 @@ bool TreeCollective<Orders>::down_sweep(uint64_t seq, const Work& work, bool fai
   for (int child : tree_.children(self_)) {
     Channel& channel = participants_[child].block->down;
     int8_t& written = written_down_[tree_.slot(child)];
-    if (written != int8_t(failed))
+    if (failed || written != 0)  // a failure's record is always written: it may differ from the last
       store_status<Orders>(failed ? failure_ : Status{}, channel.words + kDownStatus);
     written = int8_t(failed);
     publish<Orders>(channel, seq);  // release: my buffer holds the result for the child

@@ -30,6 +30,8 @@
 //    writes before the call visible to every rank after it (a full memory barrier).
 //  - Mismatch: a child whose CallDesc differs from its parent's makes a Status that goes
 //    up and then down to everyone; data is not touched in that sweep; every rank throws.
+//    A rank's own bad argument (an invalid root) and a leader step that throws travel
+//    the same way, so no rank is left waiting for one that threw.
 //  - One store per channel on the hot path: each channel has one writer, which remembers
 //    the metadata it last wrote there and rewrites it only when it changes. A waiter
 //    spins on that line, so every extra store would move the line once more; in a
@@ -103,10 +105,12 @@ class TreeCollective {
   void allreduce(uint64_t& seq, const void* in, void* out, std::size_t count, Datatype type,
                  Op op, LeaderStep step = {});
   /// `node_root`: the root's index on this node, or -1 when it lives on another node.
+  /// `own`: a failure this rank found in its own arguments (an invalid root): the call
+  /// then moves no data and fails on every rank with it.
   void reduce(uint64_t& seq, const void* in, void* out, std::size_t count, Datatype type,
-              Op op, int world_root, int node_root, LeaderStep step = {});
+              Op op, int world_root, int node_root, LeaderStep step = {}, const Status& own = {});
   void bcast(uint64_t& seq, void* data, std::size_t count, Datatype type, int world_root,
-             int node_root, LeaderStep step = {});
+             int node_root, LeaderStep step = {}, const Status& own = {});
 
  private:
   enum class UpData { none, reduce, forward_root };
@@ -120,6 +124,7 @@ class TreeCollective {
     Datatype type = Datatype::float64;
     Op op = Op::sum;
     int node_root = -1;
+    Status own{};  // this rank's own failure: the sweep fails without touching data
   };
 
   /// A call's description, and its encoding as the channel words compared on the fast path.

@@ -6,12 +6,25 @@
 #include "hympi/grid.hpp"
 #include "mpi/collective_error.hpp"
 #include "mpi/mpi_check.hpp"
+#include "mpi/setup_agreement.hpp"
 
 namespace hympi {
 namespace {
 
 /// Collective: every rank passed the same grid description, else an error on every rank.
-void check_same_everywhere(MPI_Comm world, std::span<const int> global, Stencil stencil, int width, bool reorder) {
+void check_same_everywhere(MPI_Comm world, std::span<const int> global, Stencil stencil, int width, bool reorder,
+                           int chunk, Datatype type) {
+  auto extent = [&](std::size_t d) { return int64_t(d < global.size() ? global[d] : 0); };
+  mpi::agree_on_setup(world, "CartesianGrid",
+                      {{"number of grid extents", int64_t(global.size())},
+                       {"x extent", extent(0)},
+                       {"y extent", extent(1)},
+                       {"z extent", extent(2)},
+                       {"stencil", int64_t(stencil), [](int64_t v) { return std::string(name_of(Stencil(v))); }},
+                       {"ghost width", width},
+                       {"reorder", reorder},
+                       {"chunk", chunk},
+                       {"element type", int64_t(type), [](int64_t v) { return std::string(name_of(Datatype(v))); }}});
   const int dimensions = dimensions_of(stencil);
   std::string error;
   if (int(global.size()) != dimensions)
@@ -20,18 +33,12 @@ void check_same_everywhere(MPI_Comm world, std::span<const int> global, Stencil 
   for (int n : global)
     if (error.empty() && n < 1) error = "hympi: CartesianGrid: grid extents must be >= 1, got " + std::to_string(n);
   mpi::throw_if_any(world, error);
-  int mine[6] = {global[0], global[1], dimensions == 3 ? global[2] : 1, int(stencil), width, int(reorder)};
-  int low[6], high[6];
-  mpi::check(MPI_Allreduce(mine, low, 6, MPI_INT, MPI_MIN, world), "MPI_Allreduce (CartesianGrid)");
-  mpi::check(MPI_Allreduce(mine, high, 6, MPI_INT, MPI_MAX, world), "MPI_Allreduce (CartesianGrid)");
-  if (!std::equal(low, low + 6, high))
-    error = "hympi: CartesianGrid: ranks passed different grids (extents, stencil, width or reorder differ)";
-  mpi::throw_if_any(world, error);
 }
 
-MPI_Comm make_cart(Context& context, std::span<const int> global, Stencil stencil, int width, bool reorder) {
+MPI_Comm make_cart(Context& context, std::span<const int> global, Stencil stencil, int width, bool reorder,
+                   int chunk, Datatype type) {
   const MPI_Comm world = context.topology().world();
-  check_same_everywhere(world, global, stencil, width, reorder);
+  check_same_everywhere(world, global, stencil, width, reorder, chunk, type);
   const int dimensions = dimensions_of(stencil);
   int dims[3] = {0, 0, 0}, periods[3] = {0, 0, 0};
   mpi::check(MPI_Dims_create(context.topology().world_size(), dimensions, dims), "MPI_Dims_create");
@@ -47,7 +54,8 @@ MPI_Comm make_cart(Context& context, std::span<const int> global, Stencil stenci
 
 CartesianGrid::CartesianGrid(Context& context, std::span<const int> global, Stencil stencil, int width,
                              bool reorder, int chunk, Datatype type)
-    : CartesianGrid(context, global, stencil, width, chunk, type, make_cart(context, global, stencil, width, reorder)) {}
+    : CartesianGrid(context, global, stencil, width, chunk, type,
+                    make_cart(context, global, stencil, width, reorder, chunk, type)) {}
 
 CartesianGrid::CartesianGrid(Context& context, std::span<const int> global, Stencil stencil, int width, int chunk,
                              Datatype type, MPI_Comm cart)
@@ -88,6 +96,10 @@ Pattern CartesianGrid::make_pattern(Context& context, std::span<const int> globa
   return Pattern::from_lists(context, block_.local_points(), std::move(lists), chunk, type);
 }
 
-CartesianGrid::~CartesianGrid() { MPI_Comm_free(&cart_); }
+CartesianGrid::~CartesianGrid() { free_cart(); }
+
+void CartesianGrid::free_cart() {
+  if (cart_ != MPI_COMM_NULL) MPI_Comm_free(&cart_);
+}
 
 }  // namespace hympi

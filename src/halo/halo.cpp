@@ -8,6 +8,9 @@
 #include "hympi/halo.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <functional>
 #include <array>
 #include <limits>
 
@@ -20,7 +23,9 @@
 #include "mpi/collective_error.hpp"
 #include "mpi/context_access.hpp"
 #include "mpi/mpi_check.hpp"
+#include "mpi/setup_agreement.hpp"
 #include "mpi/shared_arena.hpp"
+#include "hympi/detail/finalize_guard.hpp"
 
 namespace hympi {
 namespace {
@@ -64,7 +69,8 @@ struct Halo::Impl {
   Strategy requested, strategy;              // strategy: what runs (automatic's choice)
   int fields;
   HaloMode mode;
-  // Zero-copy call order: acquire -> (write) -> begin_buffers -> end_buffers -> (read) -> acquire ...
+  // Call order. Vectors: idle -> begin(v) -> in_flight -> end(v) -> idle. Zero-copy:
+  // acquire -> filling (write) -> begin_buffers -> in_flight -> end_buffers -> received (read) -> acquire ...
   enum class Phase { idle, filling, in_flight, received } phase = Phase::idle;
   MPI_Comm comm = MPI_COMM_NULL;             // the Halo's own: its messages match nothing else
   std::unique_ptr<mpi::SharedArena> arena;   // the Halo's own: freed with it
@@ -72,25 +78,31 @@ struct Halo::Impl {
   std::vector<std::unique_ptr<halo::Exchange>> parts;  // begin in order, end in reverse
   HaloStats stats;
   std::vector<HaloTrial> trials;
+  detail::FinalizeGuard guard;  // last: destroyed first
 
-  Impl(const Pattern& p, Strategy s, int f, HaloMode m) : pattern(p), requested(s), strategy(s), fields(f), mode(m) {
+  Impl(const Pattern& p, Strategy s, int f, HaloMode m, std::function<void()> release)
+      : pattern(p), requested(s), strategy(s), fields(f), mode(m), guard(std::move(release)) {
     const Topology& topo = pattern.data().context->topology();
-    int all_fields[2] = {f, -f}, extremes[2] = {0, 0};
-    mpi::check(MPI_Allreduce(all_fields, extremes, 2, MPI_INT, MPI_MAX, topo.world()), "MPI_Allreduce (Halo)");
-    std::string error;
-    if (extremes[0] != -extremes[1])
-      error = "hympi: Halo: ranks passed different field counts (from " + std::to_string(-extremes[1]) + " to " +
-              std::to_string(extremes[0]) + ")";
-    else if (f < 1)
-      error = "hympi: Halo: fields must be >= 1, got " + std::to_string(f);
-    else if (m == HaloMode::buffers && !zero_copy_capable(s))
-      error = std::string("hympi: Halo: zero-copy buffers need shm, aggregated, aggregated_odm, flat_mpi or automatic, not ") +
-              name_of(s);
-    mpi::throw_if_any(topo.world(), error);
-
-    mpi::check(MPI_Comm_dup(topo.world(), &comm), "MPI_Comm_dup (Halo)");
-    if (s == Strategy::automatic) strategy = choose();
-    build(strategy);
+    // Every argument agrees on every rank first, so the checks below throw everywhere or nowhere.
+    mpi::agree_on_setup(
+        topo.world(), "Halo",
+        {{"strategy", int64_t(s), [](int64_t v) { return std::string(name_of(Strategy(v))); }},
+         {"mode", int64_t(m), [](int64_t v) { return std::string(HaloMode(v) == HaloMode::buffers ? "buffers" : "vectors"); }},
+         {"field count", f},
+         {"pattern", int64_t(pattern.data().fingerprint >> 1),
+          [](int64_t v) { return "the pattern with fingerprint " + std::to_string(v); }}});
+    if (f < 1) throw Error("hympi: Halo: fields must be >= 1, got " + std::to_string(f));
+    if (m == HaloMode::buffers && !zero_copy_capable(s))
+      throw Error(std::string("hympi: Halo: zero-copy buffers need shm, aggregated, aggregated_odm, flat_mpi or automatic, not ") +
+                  name_of(s));
+    try {
+      mpi::check(MPI_Comm_dup(topo.world(), &comm), "MPI_Comm_dup (Halo)");
+      if (s == Strategy::automatic) strategy = choose();
+      build(strategy);
+    } catch (...) {
+      free();
+      throw;
+    }
     if (mode == HaloMode::buffers)
       for (auto& part : parts) part->defer_release();
   }
@@ -100,21 +112,35 @@ struct Halo::Impl {
            s == Strategy::flat_mpi || s == Strategy::automatic;
   }
 
-  void expect(HaloMode m, Phase from, const char* call) {
+  /// Throws on this rank, before anything is touched, when `call` is not allowed now.
+  void expect(HaloMode m, Phase from, const char* call) const {
     if (mode != m)
       throw Error(std::string("hympi: Halo::") + call + " is for a Halo in " +
                   (m == HaloMode::buffers ? "HaloMode::buffers (zero-copy)" : "HaloMode::vectors") + "; this one uses " +
                   (mode == HaloMode::buffers ? "its buffers: call acquire, begin_buffers, end_buffers" : "vectors: call begin/end(v)"));
-    if (mode == HaloMode::buffers && phase != from)
+    if (phase == from) return;
+    if (mode == HaloMode::buffers)
       throw Error(std::string("hympi: Halo::") + call + " out of order: one update is acquire(), writes to send_buffer, "
                   "begin_buffers(), end_buffers(), reads of recv_buffer");
+    throw Error(std::string("hympi: Halo::") + call + " out of order: " +
+                (phase == Phase::in_flight ? "an update is in flight: call end(v) before the next begin(v) or update(v)"
+                                           : "no update is in flight: call begin(v) before end(v)"));
   }
 
   ~Impl() {
+    if (phase == Phase::in_flight && std::uncaught_exceptions() == 0)
+      std::fprintf(stderr, "hympi: warning: rank %d destroys a Halo between begin() and end(); its neighbours "
+                   "may wait for this update (destruction is collective: finish the update on every rank first)\n",
+                   pattern.data().context->topology().world_rank());
+    free();
+  }
+
+  /// Frees the parts, the shared memory and the communicator (collective); idempotent.
+  void free() {
     parts.clear();
     vectors.clear();
     arena.reset();
-    MPI_Comm_free(&comm);
+    if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
   }
 
   /// Collective. Replaces the parts (and the shared memory) by those of `s`.
@@ -230,7 +256,7 @@ struct Halo::Impl {
 };
 
 Halo::Halo(const Pattern& pattern, Strategy strategy, int fields, HaloMode mode)
-    : impl_(std::make_unique<Impl>(pattern, strategy, fields, mode)) {}
+    : impl_(std::make_unique<Impl>(pattern, strategy, fields, mode, [this] { impl_.reset(); })) {}
 Halo::~Halo() = default;
 
 Strategy Halo::strategy() const { return impl_->strategy; }
@@ -243,12 +269,14 @@ void Halo::begin(std::span<void* const> vectors) {
   impl_->expect(HaloMode::vectors, Impl::Phase::idle, "begin(vectors)");
   impl_->check_vectors(vectors);
   impl_->begin(vectors);
+  impl_->phase = Impl::Phase::in_flight;
 }
 
 void Halo::end(std::span<void* const> vectors) {
-  impl_->expect(HaloMode::vectors, Impl::Phase::idle, "end(vectors)");
+  impl_->expect(HaloMode::vectors, Impl::Phase::in_flight, "end(vectors)");
   impl_->check_vectors(vectors);
   impl_->end(vectors);
+  impl_->phase = Impl::Phase::idle;
 }
 
 void Halo::acquire() {

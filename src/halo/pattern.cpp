@@ -10,6 +10,7 @@
 #include "halo/pattern_data.hpp"
 #include "mpi/collective_error.hpp"
 #include "mpi/mpi_check.hpp"
+#include "mpi/setup_agreement.hpp"
 
 namespace hympi {
 namespace {
@@ -56,17 +57,30 @@ std::string check_local(const Pattern::Data& d, int self, int size) {
   return "";
 }
 
-/// Chunk and type must be the same on every rank: the first rank that differs from rank 0.
-std::string check_uniform(const Pattern::Data& d, MPI_Comm comm, int size) {
-  int mine[2] = {d.chunk, int(d.type)};
-  std::vector<int> all(2 * std::size_t(size));
-  mpi::check(MPI_Allgather(mine, 2, MPI_INT, all.data(), 2, MPI_INT, comm), "MPI_Allgather (pattern)");
-  for (int r = 1; r < size; ++r)
-    if (all[2 * r] != all[0] || all[2 * r + 1] != all[1])
-      return "hympi: Pattern: ranks disagree on the data: rank 0 has chunk " + to_string(all[0]) + " of " +
-             name_of(Datatype(all[1])) + ", rank " + to_string(r) + " has chunk " + to_string(all[2 * r]) +
-             " of " + name_of(Datatype(all[2 * r + 1]));
-  return "";
+/// Chunk and type must be the same on every rank (the set-up's first collective call).
+void agree_on_data(MPI_Comm comm, int chunk, Datatype type) {
+  mpi::agree_on_setup(comm, "Pattern",
+                      {{"chunk", chunk},
+                       {"element type", int64_t(type), [](int64_t v) { return std::string(name_of(Datatype(v))); }}});
+}
+
+/// The same number on every rank for one validated pattern, different (but for hash
+/// collisions) for patterns whose lists differ anywhere: a Halo compares it across ranks.
+uint64_t fingerprint(const Pattern::Data& d, MPI_Comm comm, int self) {
+  uint64_t h = 1469598103934665603ull;
+  auto mix = [&h](int64_t v) { h = (h ^ uint64_t(v)) * 1099511628211ull; };
+  mix(self);
+  mix(d.local_points);
+  for (const NeighborLists& n : d.neighbors) {
+    mix(n.rank);
+    mix(int64_t(n.send.size()));
+    for (int id : n.send) mix(id);
+    mix(int64_t(n.recv.size()));
+    for (int id : n.recv) mix(id);
+  }
+  uint64_t all = 0;  // unsigned sum: wraps, the same on every rank
+  mpi::check(MPI_Allreduce(&h, &all, 1, MPI_UINT64_T, MPI_SUM, comm), "MPI_Allreduce (pattern fingerprint)");
+  return all;
 }
 
 /// What each sender will send me against what I expect from it.
@@ -94,6 +108,7 @@ Pattern Pattern::from_lists(Context& context, int local_points, std::vector<Neig
   const Topology& topo = context.topology();
   MPI_Comm comm = topo.world();
   const int self = topo.world_rank(), size = topo.world_size();
+  agree_on_data(comm, chunk, type);
 
   auto d = std::make_shared<Data>();
   d->context = &context;
@@ -107,9 +122,9 @@ Pattern Pattern::from_lists(Context& context, int local_points, std::vector<Neig
   d->neighbors = std::move(neighbors);
 
   std::string error = check_local(*d, self, size);
-  std::string uniform = check_uniform(*d, comm, size);
   std::string counts = check_counts(*d, comm, self, size);
-  mpi::throw_if_any(comm, !uniform.empty() ? uniform : !error.empty() ? error : counts);
+  mpi::throw_if_any(comm, !error.empty() ? error : counts);
+  d->fingerprint = fingerprint(*d, comm, self);
 
   const auto& members = topo.node_members();
   for (const NeighborLists& n : d->neighbors) {
@@ -126,6 +141,7 @@ Pattern Pattern::from_owners(Context& context, std::span<const int64_t> global_i
   const Topology& topo = context.topology();
   MPI_Comm comm = topo.world();
   const int self = topo.world_rank(), size = topo.world_size();
+  agree_on_data(comm, chunk, type);
   std::string error;
   if (global_ids.size() != owners.size())
     error = where(self) + "from_owners got " + to_string(global_ids.size()) + " global ids but " +

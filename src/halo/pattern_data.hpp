@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "hympi/halo.hpp"
@@ -16,6 +17,7 @@ struct Pattern::Data {
   std::size_t point_bytes = 0;               // chunk * size_of(type)
   std::vector<NeighborLists> neighbors;      // sorted by rank, none empty
   std::vector<int> node_rank;                // per neighbour: its node rank, -1 if on another node
+  uint64_t fingerprint = 0;                  // the same on every rank, differs between patterns
 
   bool intranode(std::size_t i) const { return node_rank[i] >= 0; }
 };

@@ -9,9 +9,11 @@
 #include <string>
 #include <chrono>
 #include <thread>
+#include <functional>
 #include <vector>
 
 #include "core/wait.hpp"
+#include "hympi/detail/finalize_guard.hpp"
 #include "mpi/context_access.hpp"
 #include "mpi/leader_agreement.hpp"
 #include "mpi/leader_check.hpp"
@@ -19,6 +21,7 @@
 #include "mpi/mpi_check.hpp"
 #include "mpi/mpi_types.hpp"
 #include "mpi/node_collectives.hpp"
+#include "mpi/setup_agreement.hpp"
 
 namespace hympi {
 namespace {
@@ -40,15 +43,28 @@ void abort_job(const std::string& message) {
   std::abort();  // from the helper thread: the launcher ends the other ranks
 }
 
-/// `comm`, once the MPI library is known to have MPI-3 shared-memory windows.
-MPI_Comm with_mpi3(MPI_Comm comm) {
+/// `options`, once the MPI library is known to have MPI-3 shared-memory windows and every
+/// rank of `comm` has the same options where they must agree (an environment variable set
+/// on one host only, say). The wait policy and the watchdog may differ per rank.
+Options agreed(MPI_Comm comm, const Options& options) {
   int version = 0, subversion = 0;
   MPI_Get_version(&version, &subversion);
   if (version < 3)
     throw Error("hympi: the MPI library reports version " + std::to_string(version) + "." +
                 std::to_string(subversion) +
                 "; hympi needs MPI-3 shared-memory windows (Open MPI >= 1.8, MPICH >= 3.0)");
-  return comm;
+  const Options& o = options;
+  mpi::agree_on_setup(
+      comm, "Context",
+      {{"HYMPI_NODE_SIZE", o.node_size},
+       {"HYMPI_TREE", int64_t(o.tree) << 32 | o.tree_arity,
+        [](int64_t v) { return v >> 32 ? std::string("binomial") : "kary:" + std::to_string(v & 0xffffffff); }},
+       {"HYMPI_TOPO_AWARE", o.topology_aware},
+       {"HYMPI_BARRIER", int64_t(o.barrier), [](int64_t v) { return std::string(name_of(BarrierAlgorithm(v))); }},
+       {"HYMPI_ORDERS", int64_t(o.orders), [](int64_t v) { return std::string(name_of(MemoryOrders(v))); }},
+       {"HYMPI_COLL_BUFFER", int64_t(o.collective_buffer_bytes)},
+       {"HYMPI_VERIFY", o.verify}});
+  return options;
 }
 
 }  // namespace
@@ -61,12 +77,14 @@ struct Context::Impl {
   mpi::LeaderComm leaders;
   mpi::LeaderCheck leader_check;
   uint64_t seq = 0;  // sweeps so far: the same on every rank of the node
+  detail::FinalizeGuard guard;  // last: destroyed first
 
-  Impl(MPI_Comm comm, Options o)
-      : options(o),
-        topology(with_mpi3(comm), o.node_size),
+  Impl(MPI_Comm comm, Options o, std::function<void()> release)
+      : options(agreed(comm, o)),
+        topology(comm, o.node_size),
         arena(topology.node()),
-        leaders(topology, mpi::wait_config(options, topology)) {
+        leaders(topology, mpi::wait_config(options, topology)),
+        guard(std::move(release)) {
     g_mpi_thread = std::this_thread::get_id();
     core::set_watchdog_handler(&abort_job);
     node = mpi::make_node_collectives(topology, options, arena);
@@ -85,11 +103,29 @@ struct Context::Impl {
     return options.verify && leader_check.run(leaders, desc, status, data, count);
   }
 
-  /// The node rank of world rank `root` if it is on my node, else -1.
-  int node_rank_of(int root) const {
+  /// Where a rooted call's root is: its node rank if it is on my node (else -1), the
+  /// leaders' rank of its node, and this rank's own failure when `root` is no rank (the
+  /// call then fails on every rank: see TreeCollective).
+  struct Root {
+    int node_rank = -1, leader = 0;
+    core::Status own;
+  };
+  Root locate(int root, const core::CallDesc& desc) const {
     if (root < 0 || root >= topology.world_size())
-      throw Error("hympi: root " + std::to_string(root) + " is not a rank of the communicator (size " +
-                  std::to_string(topology.world_size()) + ")");
+      return {-1, 0, core::Status::invalid_root(topology.world_rank(), desc, topology.world_size())};
+    return {node_rank_of(root), topology.node_of()[root], {}};
+  }
+
+  /// With HYMPI_VERIFY=0 a failure found on this node cannot reach the other nodes, whose
+  /// leaders are already in the MPI call: end the job with the message instead of a hang.
+  void unless_unchecked(const core::Status& status) const {
+    if (!options.verify && status.failed() && topology.node_count() > 1)
+      abort_job(status.message() + " (HYMPI_VERIFY=0: the other nodes cannot be told, so the job is aborted; "
+                "unset HYMPI_VERIFY to get this error on every rank)");
+  }
+
+  /// The node rank of world rank `root` (a valid rank) if it is on my node, else -1.
+  int node_rank_of(int root) const {
     if (topology.node_of()[root] != topology.node_index()) return -1;
     const auto& members = topology.node_members();
     for (std::size_t r = 0; r < members.size(); ++r)
@@ -104,7 +140,7 @@ core::WaitConfig detail::ContextAccess::wait(const Context& context) {
 }
 
 Context::Context(MPI_Comm comm, Options options)
-    : impl_(std::make_unique<Impl>(comm, options)) {}
+    : impl_(std::make_unique<Impl>(comm, options, [this] { impl_.reset(); })) {}
 Context::~Context() = default;
 
 const Topology& Context::topology() const { return impl_->topology; }
@@ -116,6 +152,7 @@ void Context::barrier() {
   auto step = [&](std::byte*, std::size_t, core::Status& status) {
     // The leaders' argument check is itself an allreduce: it synchronizes the leaders.
     if (im.options.verify) return (void)im.agree(desc, status);
+    im.unless_unchecked(status);
     MPI_Comm comm = im.leaders.comm();
     im.leaders.run(
         "barrier among node leaders (MPI_Barrier)", [&] { return MPI_Barrier(comm); },
@@ -128,6 +165,7 @@ void Context::allreduce(const void* in, void* out, std::size_t count, Datatype t
   Impl& im = *impl_;
   core::CallDesc desc{core::CallKind::allreduce, type, op, -1, count};
   auto step = [&](std::byte* buffer, std::size_t n, core::Status& status) {
+    im.unless_unchecked(status);
     if (im.agree(desc, status, buffer, n) || status.failed() || n == 0) return;
     MPI_Comm comm = im.leaders.comm();
     im.leaders.run(
@@ -142,10 +180,11 @@ void Context::allreduce(const void* in, void* out, std::size_t count, Datatype t
 
 void Context::reduce(const void* in, void* out, std::size_t count, Datatype type, Op op, int root) {
   Impl& im = *impl_;
-  const int node_root = im.node_rank_of(root);
-  const int root_leader = im.topology.node_of()[root];  // leaders are ranked by node index
   core::CallDesc desc{core::CallKind::reduce, type, op, root, count};
+  const Impl::Root where = im.locate(root, desc);
+  const int root_leader = where.leader;  // leaders are ranked by node index
   auto step = [&](std::byte* buffer, std::size_t n, core::Status& status) {
+    im.unless_unchecked(status);
     im.agree(desc, status);
     if (status.failed() || n == 0) return;
     // No MPI_IN_PLACE: MPICH 4.0.2's blocking MPI_Reduce segfaults with it at a root
@@ -164,15 +203,16 @@ void Context::reduce(const void* in, void* out, std::size_t count, Datatype type
           return MPI_Ireduce(send, receive, int(n), mpi_type(type), mpi_op(op), root_leader, comm, r);
         });
   };
-  im.node->reduce(im.seq, in, out, count, type, op, root, node_root, im.step_if_internode(step));
+  im.node->reduce(im.seq, in, out, count, type, op, root, where.node_rank, im.step_if_internode(step), where.own);
 }
 
 void Context::bcast(void* data, std::size_t count, Datatype type, int root) {
   Impl& im = *impl_;
-  const int node_root = im.node_rank_of(root);
-  const int root_leader = im.topology.node_of()[root];
   core::CallDesc desc{core::CallKind::bcast, type, Op::sum, root, count};
+  const Impl::Root where = im.locate(root, desc);
+  const int root_leader = where.leader;
   auto step = [&](std::byte* buffer, std::size_t n, core::Status& status) {
+    im.unless_unchecked(status);
     im.agree(desc, status);
     if (status.failed() || n == 0) return;
     MPI_Comm comm = im.leaders.comm();
@@ -181,7 +221,7 @@ void Context::bcast(void* data, std::size_t count, Datatype type, int root) {
         [&] { return MPI_Bcast(buffer, int(n), mpi_type(type), root_leader, comm); },
         [&](MPI_Request* r) { return MPI_Ibcast(buffer, int(n), mpi_type(type), root_leader, comm, r); });
   };
-  im.node->bcast(im.seq, data, count, type, root, node_root, im.step_if_internode(step));
+  im.node->bcast(im.seq, data, count, type, root, where.node_rank, im.step_if_internode(step), where.own);
 }
 
 }  // namespace hympi

@@ -29,12 +29,13 @@ class Engine final : public NodeCollectives {
     tree_.allreduce(seq, in, out, count, type, op, step);
   }
   void reduce(uint64_t& seq, const void* in, void* out, std::size_t count, Datatype type,
-              Op op, int world_root, int node_root, core::LeaderStep step) override {
-    tree_.reduce(seq, in, out, count, type, op, world_root, node_root, step);
+              Op op, int world_root, int node_root, core::LeaderStep step,
+              const core::Status& own) override {
+    tree_.reduce(seq, in, out, count, type, op, world_root, node_root, step, own);
   }
   void bcast(uint64_t& seq, void* data, std::size_t count, Datatype type, int world_root,
-             int node_root, core::LeaderStep step) override {
-    tree_.bcast(seq, data, count, type, world_root, node_root, step);
+             int node_root, core::LeaderStep step, const core::Status& own) override {
+    tree_.bcast(seq, data, count, type, world_root, node_root, step, own);
   }
 
  private:

@@ -21,9 +21,10 @@ class NodeCollectives {
                          Datatype type, Op op, core::LeaderStep step) = 0;
   virtual void reduce(uint64_t& seq, const void* in, void* out, std::size_t count,
                       Datatype type, Op op, int world_root, int node_root,
-                      core::LeaderStep step) = 0;
+                      core::LeaderStep step, const core::Status& own) = 0;
   virtual void bcast(uint64_t& seq, void* data, std::size_t count, Datatype type,
-                     int world_root, int node_root, core::LeaderStep step) = 0;
+                     int world_root, int node_root, core::LeaderStep step,
+                     const core::Status& own) = 0;
 };
 
 /// Collective on the node.

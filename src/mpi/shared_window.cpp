@@ -8,7 +8,9 @@
 #include <cstring>
 #include <string>
 
+#include "mpi/collective_error.hpp"
 #include "mpi/mpi_check.hpp"
+#include "mpi/setup_agreement.hpp"
 
 #if MPI_VERSION < 3
 #error "hympi needs MPI-3 shared-memory windows (MPI_Win_allocate_shared): use Open MPI >= 1.8 or MPICH >= 3.0"
@@ -67,12 +69,12 @@ bool first_touch(std::byte* memory, std::size_t bytes) {
 }  // namespace
 
 SharedWindow::SharedWindow(MPI_Comm comm, std::size_t bytes, std::size_t alignment) {
-  if (alignment < 64 || (alignment & (alignment - 1)) != 0)
+  const bool valid = alignment >= 64 && (alignment & (alignment - 1)) == 0;
+  mpi::agree_on_setup(comm, "SharedWindow", {{"alignment", int64_t(alignment)}});
+  if (!valid)
     throw Error("hympi: SharedWindow alignment must be a power of two >= 64, got " +
                 std::to_string(alignment));
-  int size = 0;
   MPI_Comm_rank(comm, &rank_);
-  MPI_Comm_size(comm, &size);
 
   // Too little /dev/shm: decided by rank 0 for everyone, before anything is mapped.
   const std::size_t request = bytes == 0 ? 0 : bytes + alignment;
@@ -89,9 +91,36 @@ SharedWindow::SharedWindow(MPI_Comm comm, std::size_t bytes, std::size_t alignme
   void* base = nullptr;
   int code = MPI_Win_allocate_shared(static_cast<MPI_Aint>(request), 1, info, comm, &base, &win_);
   MPI_Info_free(&info);
-  check(code, "MPI_Win_allocate_shared (does this MPI support MPI-3 shared memory on this node?)");
+  // Every rank learns whether every rank got its segment: one failure must not leave the
+  // others in a window that half the node never joined.
+  int mine = code == MPI_SUCCESS, all = 0;
+  check(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce (window allocation)");
+  if (!all) {
+    free();
+    if (code == MPI_SUCCESS)
+      throw Error("hympi: MPI_Win_allocate_shared failed on another rank of this node (see its message)");
+    check(code, "MPI_Win_allocate_shared (does this MPI support MPI-3 shared memory on this node?)");
+  }
+  // Windows return error codes, so that the checks around window calls see them.
+  MPI_Win_set_errhandler(win_, MPI_ERRORS_RETURN);
+  try {
+    map_segments(comm, bytes, alignment, node_total);
+  } catch (...) {
+    free();
+    throw;
+  }
+}
 
+void SharedWindow::map_segments(MPI_Comm comm, std::size_t bytes, std::size_t alignment,
+                                unsigned long long node_total) {
   // Align my segment myself, then tell the others where it starts.
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  const std::size_t request = bytes == 0 ? 0 : bytes + alignment;
+  MPI_Aint my_size = 0;
+  int unit = 0;
+  void* base = nullptr;
+  check(MPI_Win_shared_query(win_, rank_, &my_size, &unit, &base), "MPI_Win_shared_query");
   const auto address = reinterpret_cast<std::uintptr_t>(base);
   unsigned long long mine[2] = {request == 0 ? 0 : align_up(address, alignment) - address, bytes};
   std::vector<unsigned long long> all(2 * size);
@@ -99,27 +128,28 @@ SharedWindow::SharedWindow(MPI_Comm comm, std::size_t bytes, std::size_t alignme
         "MPI_Allgather (window layout)");
   segments_.resize(size);
   sizes_.resize(size);
+  std::string error;
   for (int r = 0; r < size; ++r) {
     MPI_Aint peer_size = 0;
-    int unit = 0;
     void* peer_base = nullptr;
     check(MPI_Win_shared_query(win_, r, &peer_size, &unit, &peer_base), "MPI_Win_shared_query");
     sizes_[r] = all[2 * r + 1];
     segments_[r] = sizes_[r] == 0 ? nullptr : static_cast<std::byte*>(peer_base) + all[2 * r];
-    if (sizes_[r] > 0 && static_cast<unsigned long long>(peer_size) < all[2 * r] + sizes_[r])
-      throw Error("hympi: MPI_Win_shared_query reports " + std::to_string(peer_size) +
-                  " bytes for rank " + std::to_string(r) + ", less than it allocated");
+    if (error.empty() && sizes_[r] > 0 && static_cast<unsigned long long>(peer_size) < all[2 * r] + sizes_[r])
+      error = "hympi: MPI_Win_shared_query reports " + std::to_string(peer_size) + " bytes for rank " +
+              std::to_string(r) + ", less than it allocated";
   }
+  mpi::throw_if_any(comm, error);
 
-  int touched = first_touch(local(), bytes), all_touched = 0;
-  check(MPI_Allreduce(&touched, &all_touched, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce (first touch)");
-  if (!all_touched) {
-    MPI_Win_free(&win_);
-    throw Error("hympi: shared window memory could not be backed (SIGBUS on first touch): " +
-                shm_advice(node_total));
-  }
+  const bool touched = first_touch(local(), bytes);
+  mpi::throw_if_any(comm, touched ? "" : "hympi: shared window memory could not be backed (SIGBUS on first touch): " +
+                                             shm_advice(node_total));
   // Everyone's segment is zeroed before anyone reads a peer's.
   check(MPI_Barrier(comm), "MPI_Barrier (window ready)");
+}
+
+void SharedWindow::free() {
+  if (win_ != MPI_WIN_NULL) MPI_Win_free(&win_);
 }
 
 SharedWindow::SharedWindow(SharedWindow&& other) noexcept
@@ -128,8 +158,6 @@ SharedWindow::SharedWindow(SharedWindow&& other) noexcept
   other.win_ = MPI_WIN_NULL;
 }
 
-SharedWindow::~SharedWindow() {
-  if (win_ != MPI_WIN_NULL) MPI_Win_free(&win_);
-}
+SharedWindow::~SharedWindow() { free(); }
 
 }  // namespace hympi

@@ -1,14 +1,40 @@
 #include "hympi/topology.hpp"
 
-#include <unistd.h>
+#include <sched.h>
+
+#include <vector>
 
 #include "mpi/mpi_check.hpp"
 
 namespace hympi {
+namespace {
 
 using mpi::check;
 
+/// CPUs the ranks of `domain` may run on: the union of their affinity masks (a cgroup
+/// cpuset or a launcher's binding restricts them; the online CPU count does not).
+int usable_cpus(MPI_Comm domain) {
+  cpu_set_t mine;
+  CPU_ZERO(&mine);
+  if (sched_getaffinity(0, sizeof mine, &mine) != 0) return CPU_SETSIZE;
+  cpu_set_t all;
+  CPU_ZERO(&all);
+  check(MPI_Allreduce(&mine, &all, int(sizeof mine), MPI_BYTE, MPI_BOR, domain), "MPI_Allreduce (CPU masks)");
+  return CPU_COUNT(&all);
+}
+
+}  // namespace
+
 Topology::Topology(MPI_Comm comm, int node_size) {
+  try {
+    build(comm, node_size);
+  } catch (...) {
+    free_comms();
+    throw;
+  }
+}
+
+void Topology::build(MPI_Comm comm, int node_size) {
   check(MPI_Comm_dup(comm, &world_), "MPI_Comm_dup");
   // hympi checks every MPI return code and reports it; the communicators derived
   // below inherit this handler.
@@ -17,22 +43,20 @@ Topology::Topology(MPI_Comm comm, int node_size) {
   MPI_Comm_size(world_, &world_size_);
 
   // The physical shared-memory domain (with MPICH's MPIR_CVAR_NUM_CLIQUES, a clique).
-  MPI_Comm domain;
-  check(MPI_Comm_split_type(world_, MPI_COMM_TYPE_SHARED, world_rank_, MPI_INFO_NULL, &domain),
+  check(MPI_Comm_split_type(world_, MPI_COMM_TYPE_SHARED, world_rank_, MPI_INFO_NULL, &node_),
         "MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)");
   int domain_rank;
-  MPI_Comm_rank(domain, &domain_rank);
-  MPI_Comm_size(domain, &domain_size_);
-  const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  oversubscribed_ = cpus > 0 && domain_size_ > cpus;
+  MPI_Comm_rank(node_, &domain_rank);
+  MPI_Comm_size(node_, &domain_size_);
+  oversubscribed_ = domain_size_ > usable_cpus(node_);
 
   if (node_size > 0 && node_size < domain_size_) {
     emulated_ = true;
-    check(MPI_Comm_split(domain, domain_rank / node_size, domain_rank, &node_),
-          "MPI_Comm_split (emulated nodes)");
+    MPI_Comm domain = node_;
+    node_ = MPI_COMM_NULL;
+    const int code = MPI_Comm_split(domain, domain_rank / node_size, domain_rank, &node_);
     MPI_Comm_free(&domain);
-  } else {
-    node_ = domain;
+    check(code, "MPI_Comm_split (emulated nodes)");
   }
   MPI_Comm_rank(node_, &node_rank_);
   MPI_Comm_size(node_, &node_size_);
@@ -56,10 +80,11 @@ Topology::Topology(MPI_Comm comm, int node_size) {
         "MPI_Allgather (node of each rank)");
 }
 
-Topology::~Topology() {
-  if (leaders_ != MPI_COMM_NULL) MPI_Comm_free(&leaders_);
-  if (node_ != MPI_COMM_NULL) MPI_Comm_free(&node_);
-  if (world_ != MPI_COMM_NULL) MPI_Comm_free(&world_);
+Topology::~Topology() { free_comms(); }
+
+void Topology::free_comms() {
+  for (MPI_Comm* c : {&leaders_, &node_, &world_})
+    if (*c != MPI_COMM_NULL) MPI_Comm_free(c);
 }
 
 }  // namespace hympi

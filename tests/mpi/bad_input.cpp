@@ -3,6 +3,8 @@
 //   env     HYMPI_* variable with a bad value (set by the test): Context throws
 //   shm     a window larger than /dev/shm: SharedWindow throws, saying how to fix it
 //   root    a root outside the communicator: bcast throws
+//   unchecked  HYMPI_VERIFY=0 and two ranks of one node pass different counts: that node
+//           cannot tell the other nodes, so the job ends with the message (no hang)
 //   never   rank 0 never arrives at a barrier: the others' watchdog aborts the job
 //   halo_never  rank 0 never joins a ghost update (argv[2]: the strategy): the watchdog of
 //           its neighbours names the operation and the rank
@@ -56,6 +58,11 @@ int main(int argc, char** argv) {
     hympi::Context ctx(MPI_COMM_WORLD);
     double x = 1;
     expect_error_everywhere([&] { ctx.bcast(&x, 1, ctx.topology().world_size()); });
+  } else if (mode == "unchecked") {
+    hympi::Context ctx(MPI_COMM_WORLD);
+    std::vector<double> x(4, 1.0);
+    ctx.allreduce(x.data(), x.data(), ctx.topology().world_rank() == 1 ? 4 : 2, hympi::Op::sum);
+    std::printf("bad-input: the mismatched allreduce completed\n");
   } else if (mode == "never") {
     hympi::Context ctx(MPI_COMM_WORLD);
     if (ctx.topology().world_rank() == 0) {
@@ -80,7 +87,7 @@ int main(int argc, char** argv) {
     halo.update(v);
     std::printf("bad-input: the ghost update completed without rank 0\n");
   } else {
-    std::fprintf(stderr, "usage: bad_input env|shm|root|never|halo_never STRATEGY\n");
+    std::fprintf(stderr, "usage: bad_input env|shm|root|unchecked|never|halo_never STRATEGY\n");
   }
   MPI_Finalize();
   return 0;

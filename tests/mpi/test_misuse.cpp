@@ -1,0 +1,167 @@
+// Misuse that must end in the same hympi::Error on every rank at once (never a hang:
+// ctest's HYMPI_TIMEOUT turns one into a watchdog abort, which fails the test), or, for a
+// rank's own call-order mistake, in an error on that rank before any shared state moves.
+// Each case puts the mistake on one rank only (the first, then the last), and the objects
+// involved, or new ones, still work afterwards.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "hympi/hympi.hpp"
+#include "test_util.hpp"
+
+namespace hympi::test {
+namespace {
+
+/// A ring: points 0 and 1 to each neighbour, ghosts 4.. from them (2 each).
+std::vector<NeighborLists> ring_lists() {
+  const int me = world_rank(), size = world_size();
+  std::vector<NeighborLists> lists;
+  for (int peer : {(me + 1) % size, (me + size - 1) % size})
+    if (peer != me && (lists.empty() || lists[0].rank != peer)) lists.push_back({peer, {0, 1}, {}});
+  for (std::size_t i = 0; i < lists.size(); ++i) lists[i].recv = {4 + 2 * int(i), 5 + 2 * int(i)};
+  return lists;
+}
+
+Pattern ring(Context& ctx) { return Pattern::from_lists(ctx, 8, ring_lists()); }
+
+/// Updates with fresh values and checks every ghost: the Halo works.
+void expect_updates_work(Halo& halo, std::vector<double>& v) {
+  const auto lists = ring_lists();
+  for (int it = 1; it <= 3; ++it) {
+    for (int i = 0; i < 4; ++i) v[std::size_t(i)] = world_rank() * 100 + i + 1000 * it;
+    halo.update(v.data());
+    for (const NeighborLists& n : lists)
+      for (int k = 0; k < 2; ++k) EXPECT_EQ(v[std::size_t(n.recv[std::size_t(k)])], n.rank * 100 + k + 1000 * it);
+  }
+}
+
+int misuser(int round) { return round == 0 ? 0 : world_size() - 1; }
+
+TEST(Misuse, HaloArgumentsDifferOnOneRank) {
+  if (world_size() < 2) GTEST_SKIP() << "needs two ranks";
+  Pattern p = ring(context());
+  for (int round : {0, 1}) {
+    const bool odd = world_rank() == misuser(round);
+    expect_error_on_every_rank([&] { Halo h(p, odd ? Strategy::flat_mpi : Strategy::shm); },
+                               "hympi: Halo: ranks passed different strategy: ");
+    expect_error_on_every_rank([&] { Halo h(p, Strategy::shm, 1, odd ? HaloMode::buffers : HaloMode::vectors); },
+                               "hympi: Halo: ranks passed different mode: ");
+    expect_error_on_every_rank([&] { Halo h(p, Strategy::aggregated, odd ? 3 : 1); },
+                               "hympi: Halo: ranks passed different field count: ");
+  }
+  Halo h(p, Strategy::shm);
+  std::vector<double> v(8);
+  expect_updates_work(h, v);
+}
+
+TEST(Misuse, HalosCreatedInADifferentOrder) {
+  if (world_size() < 2) GTEST_SKIP() << "needs two ranks";
+  Pattern a = ring(context());
+  Pattern b = Pattern::from_lists(context(), 8, {});  // nothing to exchange: another pattern
+  const bool even = world_rank() % 2 == 0;
+  expect_error_on_every_rank([&] { Halo first(even ? a : b, Strategy::shm); },
+                             "hympi: Halo: ranks passed different pattern: the pattern with fingerprint ");
+  Halo ha(a, Strategy::shm), hb(b, Strategy::shm);  // the same order everywhere works
+  std::vector<double> v(8);
+  expect_updates_work(ha, v);
+}
+
+TEST(Misuse, DifferentSetupsOnDifferentRanks) {
+  if (world_size() < 2) GTEST_SKIP() << "needs two ranks";
+  Pattern p = ring(context());
+  const std::vector<int> extents{16, 16};
+  expect_error_on_every_rank(
+      [&] {
+        if (world_rank() == misuser(1)) Halo h(p, Strategy::shm);
+        else CartesianGrid g(context(), extents, Stencil::star5);
+      },
+      "hympi: ranks are in different collective set-ups: a CartesianGrid on rank");
+}
+
+TEST(Misuse, InvalidRootOnOneRankOrAll) {
+  const int size = world_size();
+  double x[3] = {1, 2, 3}, y[3] = {0, 0, 0};
+  for (int bad : {-1, size, size + 5}) {
+    // Every rank: the same error everywhere.
+    expect_error_on_every_rank([&] { context().bcast(x, 3, bad); },
+                               "hympi: root " + std::to_string(bad) + " is not a rank of the communicator (size " +
+                                   std::to_string(size) + ")");
+    expect_error_on_every_rank([&] { context().reduce(x, y, 3, Op::sum, bad); }, "is not a rank of the communicator");
+    if (size < 2) continue;
+    // One rank: the others' valid root does not let them go on without it.
+    for (int round : {0, 1}) {
+      const int root = world_rank() == misuser(round) ? bad : 0;
+      expect_error_on_every_rank([&] { context().bcast(x, 3, root); }, "hympi: ");
+      expect_error_on_every_rank([&] { context().reduce(x, y, 3, Op::sum, root); }, "hympi: ");
+    }
+  }
+  double value = world_rank() + 1.0;  // the Context still works
+  EXPECT_EQ(context().allreduce(value, Op::sum), size * (size + 1) / 2.0);
+  double b = world_rank() == size - 1 ? 42.0 : 0.0;
+  context().bcast(&b, 1, size - 1);
+  EXPECT_EQ(b, 42.0);
+}
+
+TEST(Misuse, HaloCallsOutOfOrderThrowOnTheMisusingRank) {
+  Pattern p = ring(context());
+  for (Strategy s : {Strategy::shm, Strategy::flat_mpi, Strategy::aggregated, Strategy::rma_pscw}) {
+    Halo h(p, s);
+    std::vector<double> v(8);
+    try {
+      h.end(v.data());
+      ADD_FAILURE() << "end() before begin() did not throw";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("hympi: Halo::end(vectors) out of order: no update is in flight"),
+                std::string::npos) << e.what();
+    }
+    h.begin(v.data());
+    EXPECT_THROW(h.begin(v.data()), Error);
+    EXPECT_THROW(h.update(v.data()), Error);
+    h.end(v.data());
+    EXPECT_THROW(h.end(v.data()), Error);
+    expect_updates_work(h, v);
+  }
+}
+
+TEST(Misuse, OptionsDifferOnOneRank) {
+  if (world_size() < 2) GTEST_SKIP() << "needs two ranks";
+  for (int round : {0, 1}) {
+    Options o = Options::from_env();
+    if (world_rank() == misuser(round)) o.barrier = BarrierAlgorithm::counter_flat;
+    expect_error_on_every_rank([&] { Context c(MPI_COMM_WORLD, o); },
+                               "hympi: Context: ranks passed different HYMPI_BARRIER: ");
+    o = Options::from_env();
+    if (world_rank() == misuser(round)) o.node_size = o.node_size == 1 ? 2 : 1;
+    expect_error_on_every_rank([&] { Context c(MPI_COMM_WORLD, o); },
+                               "hympi: Context: ranks passed different HYMPI_NODE_SIZE: ");
+  }
+}
+
+/// Across emulated nodes of one rank, under every barrier algorithm: a barrier on some
+/// nodes against an allreduce on the others reaches every rank as the same error.
+TEST(Misuse, BarrierAgainstAllreduceUnderEveryBarrier) {
+  if (world_size() < 2) GTEST_SKIP() << "needs two ranks";
+  for (BarrierAlgorithm algorithm :
+       {BarrierAlgorithm::combining, BarrierAlgorithm::counter_tree, BarrierAlgorithm::counter_flat}) {
+    for (int node_size : {1, 2}) {
+      Options o = Options::from_env();
+      o.barrier = algorithm;
+      o.node_size = node_size;
+      Context c(MPI_COMM_WORLD, o);
+      if (c.topology().node_count() < 2) continue;
+      const bool first_node = c.topology().node_index() == 0;
+      expect_error_on_every_rank(
+          [&] {
+            if (first_node) c.barrier();
+            else c.allreduce(1.0, Op::sum);
+          },
+          "hympi: ranks called a collective with different arguments: ");
+      c.barrier();  // still usable
+      EXPECT_EQ(c.allreduce(1.0, Op::sum), double(world_size()));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace hympi::test
