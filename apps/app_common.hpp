@@ -52,11 +52,12 @@ std::vector<T> gather_to_root(MPI_Comm comm, const std::vector<T>& mine) {
 }
 
 /// Arrays of `count` doubles per rank. "first-touch": each rank allocates and initializes
-/// its own (the default; book 8.1.1). "shared": a shared window allocated noncontig, each
-/// rank's segment page-aligned and first written by its owner (seed 001's
-/// alloc_shared_noncontig). "rank0": the node's arrays are one contiguous region of a
-/// shared window allocated and first written by node rank 0 (seed 001's contiguous shared
-/// allocation: pages on rank 0's memory, arrays of neighbours share pages).
+/// its own (the default; Hager & Wellein (2010), 8.1.1). "shared": a shared window
+/// allocated noncontig, each rank's segment page-aligned and first written by its owner
+/// (alloc_shared_noncontig, Hoefler et al. (2012)). "rank0": the node's arrays are one
+/// contiguous region of a shared window allocated and first written by node rank 0 (the
+/// contiguous shared allocation of Hoefler et al. (2012): pages on rank 0's memory, arrays
+/// of neighbours share pages).
 class Arrays {
  public:
   Arrays(const Context& ctx, const std::string& placement, int arrays, std::size_t count);

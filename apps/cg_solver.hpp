@@ -1,9 +1,10 @@
 // Conjugate gradients for the P1 finite-element operator K + M (stiffness plus lumped
-// mass: symmetric positive definite without boundary conditions) on the seed's cube mesh,
-// partitioned by METIS (two levels on several nodes: nodes first, then their ranks).
-// Every matrix-vector product starts with a hympi ghost update, every dot product is a
-// hympi allreduce. b = A 1, so the exact solution is all ones. Used by the `cg` program
-// and by `hympi-bench apps`: the mesh is read and cut once, then solved with any strategy.
+// mass: symmetric positive definite without boundary conditions) on the cube mesh of
+// Quaranta & Maddegedara (2021), partitioned by METIS (two levels on several nodes: nodes
+// first, then their ranks). Every matrix-vector product starts with a hympi ghost update,
+// every dot product is a hympi allreduce. b = A 1, so the exact solution is all ones.
+// Used by the `cg` program and by `hympi-bench apps`: the mesh is read and cut once, then
+// solved with any strategy.
 #pragma once
 
 #include <string>

@@ -8,8 +8,8 @@ medians with their lowest and highest launch. Standard library only.
         [--strategies shm,flat_mpi,shm_direct,aggregated] [--placements first-touch,shared,rank0]
         [--json out.json] [-- extra app args]
 
-With several placements a variant is "strategy placement" (seed 001: where the arrays
-live changes the compute time).
+With several placements a variant is "strategy placement" (Hoefler et al. (2012): where
+the arrays live changes the compute time).
 """
 import argparse
 import json

@@ -13,9 +13,10 @@ nlohmann::json bench_barrier(Context& ctx, const Method& method);
 /// Allreduce of `sizes` bytes of doubles (sum).
 nlohmann::json bench_allreduce(Context& ctx, const Method& method, const std::vector<std::size_t>& sizes);
 
-/// Seed 4.4 / Fig. 13: the 8-byte allreduce with the tree ordered by the hardware
-/// (sockets, L3; hwloc) and in rank order. Launch it once per placement (e.g. Open MPI
-/// --map-by core vs --map-by socket: compact vs scatter) to compare placements.
+/// Quaranta & Maddegedara (2021), Section 4.4 / Fig. 13: the 8-byte allreduce with the
+/// tree ordered by the hardware (sockets, L3; hwloc) and in rank order. Launch it once per
+/// placement (e.g. Open MPI --map-by core vs --map-by socket: compact vs scatter) to
+/// compare placements.
 nlohmann::json bench_affinity(Context& ctx, const Method& method);
 
 }  // namespace hympi::bench

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""The MASHM cost model (Jamroz & Dennis; seed book 9.3.2, 10.4.2), fitted by least
-squares to measured ghost updates, and its prediction of flat vs aggregated at node
-counts that were not run.
+"""The MASHM cost model (Jamroz & Dennis (2016); Hager & Wellein (2010), 9.3.2 and
+10.4.2), fitted by least squares to measured ghost updates, and its prediction of flat vs
+aggregated at node counts that were not run.
 
 Per update and rank, with averages over ranks (N messages of s bytes; f latency and b
 bandwidth from the ping-pong measured in the same launch, m the memcpy bandwidth):

@@ -1,4 +1,5 @@
-// Two experiments of the seed paper beyond raw latency:
+// Two experiments of Quaranta & Maddegedara (2021) beyond raw latency (their sections
+// and figures):
 //  - dot (4.5, Fig. 14): FP32 dot product FLOP/s per core versus vector length, with the
 //    global sum by hympi, by MPI_Allreduce, and without communication (the ceiling);
 //  - sync (4.1, Fig. 10): how well a loop of 100 barriers synchronizes the ranks: the

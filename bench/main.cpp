@@ -23,7 +23,8 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int status = 0;
   {
-    CLI::App app{"hympi-bench: hympi vs MPI, seed method (100 outer x 100 inner, max over ranks)"};
+    CLI::App app{"hympi-bench: hympi vs MPI, method of Quaranta & Maddegedara 2021 (100 outer x 100 inner, "
+                 "max over ranks)"};
     hympi::bench::Method method;
     std::string json_path;
     bool quick = false;
@@ -48,8 +49,9 @@ int main(int argc, char** argv) {
     std::vector<int> nodes{2, 4, 8, 16, 32, 64, 128, 256, 512};
     auto* halo_grid = app.add_subcommand("halo-grid", "ghost update of a structured grid: flat vs aggregated vs ODM");
     auto* stats = app.add_subcommand(
-        "stats", "dry run: MASHM's message table of a grid (16 ranks per node) and, with Gmsh and METIS, the seed's "
-                 "Tables 2-3 of the cube mesh (36 ranks per node); --ranks-per-node sets both");
+        "stats", "dry run: MASHM's message table of a grid (16 ranks per node) and, with Gmsh and METIS, "
+                 "Tables 2-3 of Quaranta & Maddegedara 2021 for the cube mesh (36 ranks per node); "
+                 "--ranks-per-node sets both");
     for (CLI::App* sub : {halo_grid, stats}) {
       sub->add_option("--grid", grid.global, "points per dimension (2 or 3 values)")->delimiter(',');
       sub->add_option("--stencil", grid.stencil, "star5, box9, star7, star19, box27");

@@ -1,5 +1,6 @@
-// The ghost update on the seed's cube mesh (4.6): Gmsh mesh, METIS partition over the
-// launch's ranks (two levels on several nodes), scalar or 3-vector values per point.
+// The ghost update on the cube mesh of Quaranta & Maddegedara (2021), Section 4.6: Gmsh
+// mesh, METIS partition over the launch's ranks (two levels on several nodes), scalar or
+// 3-vector values per point.
 #pragma once
 
 #include <nlohmann/json.hpp>

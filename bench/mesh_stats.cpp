@@ -15,8 +15,9 @@ nlohmann::json bench_mesh_stats(double size, const std::vector<int>& parts, int 
                         {"chunk", chunk}, {"results", nlohmann::json::array()}};
   if (rank != 0) return record;  // a dry run: one rank is enough
   const mesh::Graph graph = mesh::vertex_graph(mesh::read_mesh(mesh::cube_mesh_file(size, false)));
-  fmt::print("# mesh-stats: the seed's Tables 2-3 (dry run) for the cube {:g}, {} points, {} ranks per node\n{}", size,
-             graph.vertices(), ranks_per_node, mesh::partition_header(2, chunk));
+  fmt::print("# mesh-stats: Tables 2-3 of Quaranta & Maddegedara 2021 (dry run) for the cube {:g}, "
+             "{} points, {} ranks per node\n{}",
+             size, graph.vertices(), ranks_per_node, mesh::partition_header(2, chunk));
   for (int p : parts) {
     const mesh::PartitionRow r = mesh::partition_row(graph, p, ranks_per_node, 2, chunk);
     fmt::print("{}", mesh::format_row(r));

@@ -1,5 +1,6 @@
-// The seed's Tables 2-3 without running the ranks: the cube mesh cut by METIS into each
-// part count, on nodes of `ranks_per_node` (two levels: nodes first).
+// Tables 2-3 of Quaranta & Maddegedara (2021) without running the ranks: the cube mesh
+// cut by METIS into each part count, on nodes of `ranks_per_node` (two levels: nodes
+// first).
 #pragma once
 
 #include <vector>

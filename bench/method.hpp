@@ -1,4 +1,5 @@
-// The seed paper's measurement method (section 4.1), for every benchmark:
+// The measurement method of Quaranta & Maddegedara (2021), Section 4.1, for every
+// benchmark (docs/design.md, section 6):
 //  - synchronize with 10 hympi barriers (better time synchronization than MPI_Barrier);
 //  - `outer` samples of `inner` back-to-back calls; a sample is the max over ranks of the
 //    per-call mean of the inner loop;

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Does hympi-bench time the MPI library's own operations as OSU does? Launches, in turn,
-hympi-osu-probe (plain MPI, OSU's method) and hympi-bench (the seed's method) several
-times, and compares per operation the median over launches of the probe's average latency
-with that of hympi-bench's median: MPI_Barrier, MPI_Allreduce 8 B - 1 MiB, and the bare
+hympi-osu-probe (plain MPI, OSU's method) and hympi-bench (the method of Quaranta &
+Maddegedara (2021)) several times, and compares per operation the median over launches of
+the probe's average latency with that of hympi-bench's median: MPI_Barrier, MPI_Allreduce 8 B - 1 MiB, and the bare
 ring exchange (Irecv/Isend/Waitall, hympi-bench's `bare_isend_irecv`) at 4-256 KiB.
 Standard library only.
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Plots and a summary table from hympi-bench JSON files (one per MPI library or launch),
-in the style of the seed paper's figures:
+in the style of the figures of Quaranta & Maddegedara (2021):
 
   collectives.png  barrier and allreduce: median latency per implementation vs size,
                    bars from the fastest to the slowest sample
@@ -104,7 +104,7 @@ def plot_dot(runs, out):
     ax.set_xscale("log")
     ax.set_xlabel("vector length per rank")
     ax.set_ylabel("MFLOP/s per core")
-    ax.set_title("FP32 dot product with the reduction (seed Fig. 12)")
+    ax.set_title("FP32 dot product with the reduction (Quaranta & Maddegedara 2021, Fig. 14)")
     ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(os.path.join(out, "dot.png"), dpi=110)

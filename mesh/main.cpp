@@ -1,7 +1,8 @@
-// hympi-mesh: the seed's cube meshes and their partitions, without MPI ranks.
+// hympi-mesh: the cube meshes of Quaranta & Maddegedara (2021) and their partitions,
+// without MPI ranks.
 //   hympi-mesh generate --size 0.05                 mesh (cached) and print its size
 //   hympi-mesh stats --size 0.05 --parts 36,72 [--ranks-per-node 36] [--levels 2] [--chunk 1]
-// stats prints the columns of the seed's Tables 2-3 for each part count: points per
+// stats prints the columns of their Tables 2-3 for each part count: points per
 // process, intranode neighbours and data (kB, 8 B per value), processes per node with
 // internode neighbours, internode neighbours and data (averaged over those processes), and
 // the internode messages per update flat vs one per node pair.
@@ -19,14 +20,15 @@ namespace {
 using namespace hympi;
 
 int run(int argc, char** argv) {
-  CLI::App app{"hympi-mesh: the seed's cube meshes (Gmsh) and METIS partitions"};
+  CLI::App app{"hympi-mesh: the cube meshes of Quaranta & Maddegedara 2021 (Gmsh) and METIS partitions"};
   double size = 0.05;
   bool verbose = false;
   std::vector<int> parts{36};
   int ranks_per_node = 0, levels = 2, chunk = 1;
   std::string mesh_file;
   auto* generate = app.add_subcommand("generate", "mesh the unit cube (cached) and print its size");
-  auto* stats = app.add_subcommand("stats", "partition statistics in the columns of the seed's Tables 2-3");
+  auto* stats = app.add_subcommand(
+      "stats", "partition statistics in the columns of Tables 2-3 of Quaranta & Maddegedara 2021");
   for (CLI::App* sub : {generate, stats}) {
     sub->add_option("--size", size, "element size (0.05, 0.03, 0.02, 0.01, 0.005, 0.004)");
     sub->add_flag("--verbose", verbose, "show Gmsh's progress");

@@ -1,6 +1,7 @@
-// Vertex partitions of a tetrahedral mesh with METIS 5.1 (the seed's version): one level
-// (k parts) or two levels (nodes first, then the ranks inside each node, seed 6.4, so a
-// node's part is one piece and its ranks' parts are cut inside it).
+// Vertex partitions of a tetrahedral mesh with METIS 5.1 (the version Quaranta &
+// Maddegedara (2021) used): one level (k parts) or two levels (nodes first, then the ranks
+// inside each node, their Section 6.4, so a node's part is one piece and its ranks' parts
+// are cut inside it).
 #pragma once
 
 #include <cstdint>

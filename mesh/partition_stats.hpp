@@ -1,7 +1,7 @@
-// The columns of the seed's Tables 2-3 for a mesh cut into parts (no ranks needed): points
-// per process, intranode neighbours and data, processes per node with internode
-// neighbours, internode neighbours and data (averaged over those processes), and the
-// internode messages of one ghost update, flat vs one per node pair.
+// The columns of Tables 2-3 of Quaranta & Maddegedara (2021) for a mesh cut into parts
+// (no ranks needed): points per process, intranode neighbours and data, processes per
+// node with internode neighbours, internode neighbours and data (averaged over those
+// processes), and the internode messages of one ghost update, flat vs one per node pair.
 #pragma once
 
 #include <cstddef>

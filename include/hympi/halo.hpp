@@ -10,17 +10,19 @@
 // receive, with `chunk` values per point (1 for a scalar, 3 for a displacement) of one
 // element type. A Halo moves data for one pattern with one strategy; all strategies have
 // the same semantics, so they can be compared side by side:
-//   shm          intranode through shared send buffers and sequence words (seed Alg. 4,
-//                no trailing barrier); internode flat Isend/Irecv started first
+//   shm          intranode through shared send buffers and sequence words (Algorithm 4 of
+//                Quaranta & Maddegedara (2021), without its trailing barrier); internode
+//                flat Isend/Irecv started first
 //   shm_direct   intranode in one copy: receivers gather straight from the sender's
 //                vector, which must be allocated by the Halo (shared_field)
-//   flat_mpi     persistent Isend/Irecv to every neighbour (seed Alg. 5)
+//   flat_mpi     persistent Isend/Irecv to every neighbour (their Algorithm 5)
 //   neighbor     MPI_Neighbor_alltoallv on a distributed graph
 //   rma_fence, rma_pscw, rma_lock   intranode through a shared window synchronized by MPI
-//                RMA (seed Alg. 6-8); internode flat
-//   aggregated   intranode as shm; internode one MPI message per node pair (MASHM),
-//                packed straight into a shared aggregate buffer, sent by ranks in turn;
-//                intranode data is written first, internode data read first
+//                RMA (their Algorithms 6-8); internode flat
+//   aggregated   intranode as shm; internode one MPI message per node pair (MASHM,
+//                Jamroz & Dennis (2016)), packed straight into a shared aggregate
+//                buffer, sent by ranks in turn; intranode data is written first,
+//                internode data read first
 //   aggregated_odm  the same with internode messages sent first and the intranode copies
 //                done while they fly (MASHM-ODM)
 //   automatic    times shm, aggregated and aggregated_odm for a few updates at set-up and
@@ -94,7 +96,8 @@ class Pattern {
   std::shared_ptr<const Data> data_;
 };
 
-/// A renumbering of the local points (seed Fig. 8 and 17): inner | boundary | ghost.
+/// A renumbering of the local points (Figs. 8 and 17 of Quaranta & Maddegedara (2021)):
+/// inner | boundary | ghost.
 /// Boundary points sent to one neighbour are grouped by neighbour, intranode neighbours
 /// first; points sent to several neighbours come last in the boundary part; each
 /// neighbour's ghosts are contiguous, intranode neighbours first. With it, most messages

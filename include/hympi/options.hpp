@@ -16,12 +16,13 @@ enum class TreeShape { kary, binomial };
 /// Barrier algorithm inside a node (HYMPI_BARRIER).
 enum class BarrierAlgorithm {
   combining,     // tree of arrival words, tree release (default; no hot counter)
-  counter_tree,  // one arrival counter at the leader, tree release (seed Alg. 2)
-  counter_flat,  // one arrival counter, the leader releases everyone (seed Alg. 1)
+  counter_tree,  // one arrival counter at the leader, tree release (Quaranta & Maddegedara
+                 // (2021), Algorithm 2)
+  counter_flat,  // one arrival counter, the leader releases everyone (their Algorithm 1)
 };
 
-/// Memory orders of the protocols (HYMPI_ORDERS=tuned|seq_cst): seq_cst is the seed
-/// paper's ablation baseline, kept for benchmarks.
+/// Memory orders of the protocols (HYMPI_ORDERS=tuned|seq_cst): seq_cst is the ablation
+/// baseline of Quaranta & Maddegedara (2021), Section 4.4, kept for benchmarks.
 enum class MemoryOrders { tuned, seq_cst };
 
 struct Options {

@@ -1,4 +1,4 @@
-// An MPI-3 shared-memory window with hympi's placement rules (DESIGN.md rule 6):
+// An MPI-3 shared-memory window with hympi's placement rules (docs/design.md, rule 6):
 // MPI_Win_allocate_shared with alloc_shared_noncontig, each rank's segment aligned by
 // hympi itself (Open MPI 4.1 only guarantees 8 bytes), zero-filled and first-touched by
 // its owner, peers' segments mapped through MPI_Win_shared_query. Zero-size segments

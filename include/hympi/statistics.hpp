@@ -1,9 +1,9 @@
 // Message statistics of a ghost update: how many messages of which size cross node
 // boundaries with one MPI message per rank pair ("flat", MASHM's "Original") and with one
 // per node pair (aggregated), and what stays inside nodes; per-rank spreads in the
-// columns of the seed's Tables 2-3. Computed from a list of messages, so any process
-// count can be evaluated without running it (grid_messages), or gathered from a live
-// pattern (pattern_messages); deterministic either way.
+// columns of Tables 2-3 of Quaranta & Maddegedara (2021). Computed from a list of
+// messages, so any process count can be evaluated without running it (grid_messages), or
+// gathered from a live pattern (pattern_messages); deterministic either way.
 #pragma once
 
 #include <cstddef>

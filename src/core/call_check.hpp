@@ -1,5 +1,5 @@
 // What a collective call looked like on one rank, and the mismatch record that travels
-// through the tree when two ranks disagree (DESIGN.md rule 7).
+// through the tree when two ranks disagree (docs/design.md, rule 7).
 //
 // Every up-channel carries the writer's CallDesc; the parent compares it with its own.
 // The first disagreement found in a subtree is kept (a Status), passed up to the root,

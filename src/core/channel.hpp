@@ -2,7 +2,7 @@
 // alone in its own 128-byte block (two cache lines, so neither the adjacent-line
 // prefetcher nor a neighbouring channel causes false sharing).
 //
-// Invariants (DESIGN.md rules 1 and 2):
+// Invariants (docs/design.md, rules 1 and 2):
 //  - A channel lives in the shared segment of the rank that WAITS on it; the writer makes
 //    one remote store of the sequence word, the waiter spins on local memory.
 //  - `seq` only grows: call k publishes k. No flag is ever reset, so consecutive calls

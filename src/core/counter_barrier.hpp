@@ -1,10 +1,11 @@
-// The seed paper's barriers (Alg. 1 and 2), kept as selectable variants for the benchmark:
-// every rank increments one arrival counter in the leader's block; the leader waits for
-// all of them and releases everyone directly (flat, Alg. 1) or down the tree (Alg. 2).
+// The barriers of Quaranta & Maddegedara (2021), Algorithms 1 and 2, kept as selectable
+// variants for the benchmark: every rank increments one arrival counter in the leader's
+// block; the leader waits for all of them and releases everyone directly (flat,
+// Algorithm 1) or down the tree (Algorithm 2).
 //
 // Invariants:
 //  - Monotonic counter, never reset: after the m-th barrier of this object it holds
-//    m*(n-1); the leader waits for that value. The seed resets the counter and needs an
+//    m*(n-1); the leader waits for that value. The paper resets the counter and needs an
 //    ordering argument for it; a monotonic counter needs none.
 //  - The release uses the same `down` channels and sequence numbers as TreeCollective,
 //    so barriers of both kinds and the other collectives mix freely.

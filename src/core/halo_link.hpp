@@ -1,10 +1,11 @@
-// One directed intranode link of the ghost update (seed Alg. 4, with sequence numbers
-// instead of cleared flags and without the seed's trailing barrier).
+// One directed intranode link of the ghost update (Algorithm 4 of Quaranta & Maddegedara
+// (2021), with sequence numbers instead of cleared flags and without its trailing
+// barrier).
 //
 // The sender owns `depth` slots (1 or 2 buffers in its own segment, or its vector itself
 // for the one-copy strategy); call k uses slot k % depth.
 //
-// Invariants (DESIGN.md rules 1-3):
+// Invariants (docs/design.md, rules 1-3):
 //  - `ready` lives in the receiver's segment (the receiver waits on it): the sender
 //    publishes k after writing call k's data into slot k % depth.
 //  - `ack` lives in the sender's segment (the sender waits on it): the receiver publishes

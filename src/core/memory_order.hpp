@@ -1,10 +1,10 @@
 // Memory-order policies for the shared-memory protocols.
 //
 // Every protocol is a template over one of these policies, so the tuned orders and the
-// all-seq_cst ablation of the seed paper (section 4.4: about 15 % slower) live in the same
-// binary and are compared side by side in one run. Protocol code never names a
-// std::memory_order directly: it writes `Orders::publish`, `Orders::observe`, ... and each
-// use carries a one-line reason why that order suffices.
+// all-seq_cst ablation of Quaranta & Maddegedara (2021), Section 4.4 (about 15 % slower
+// there), live in the same binary and are compared side by side in one run. Protocol code
+// never names a std::memory_order directly: it writes `Orders::publish`,
+// `Orders::observe`, ... and each use carries a one-line reason why that order suffices.
 #pragma once
 
 #include <atomic>
@@ -22,7 +22,8 @@ struct TunedOrders {
   static constexpr std::memory_order hint = std::memory_order_relaxed;
 };
 
-/// Every atomic operation sequentially consistent: the seed paper's ablation baseline.
+/// Every atomic operation sequentially consistent: the ablation baseline of Quaranta &
+/// Maddegedara (2021).
 struct SeqCstOrders {
   static constexpr std::memory_order publish = std::memory_order_seq_cst;
   static constexpr std::memory_order observe = std::memory_order_seq_cst;

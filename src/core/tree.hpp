@@ -1,4 +1,5 @@
-// Communication trees over the ranks of one node (seed section 3.1, Fig. 3).
+// Communication trees over the ranks of one node (Quaranta & Maddegedara (2021),
+// Section 3.1, Fig. 3).
 //
 // A tree is built over groups of participants (one group per socket or L3 domain, as
 // hwloc reports them): each group gets its own subtree, and the group roots are joined

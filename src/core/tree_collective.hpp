@@ -1,5 +1,6 @@
 // Barrier, broadcast, reduce and allreduce inside one node: an up sweep then a down
-// sweep over a tree (seed Alg. 2 and 3), with monotonic sequence numbers.
+// sweep over a tree (Algorithms 2 and 3 of Quaranta & Maddegedara (2021)), with monotonic
+// sequence numbers.
 //
 // Shared state, in the segment of each participant i (the rank that waits on it):
 //   block.down       written by parent(i): "call s released; data for s is in my buffer"

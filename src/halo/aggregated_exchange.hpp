@@ -1,5 +1,6 @@
-// The internode ghost update with one MPI message per node pair (MASHM, Jamroz & Dennis;
-// option 1 of seed 5.3), without MASHM's node-wide fences.
+// The internode ghost update with one MPI message per node pair (MASHM, Jamroz & Dennis
+// (2016); option 1 of Section 5.3 of Quaranta & Maddegedara (2021)), without MASHM's
+// node-wide fences.
 //
 // Setup (collective on the node, no messages between nodes): every rank learns the
 // node's internode traffic (an allgather of (peer, bytes) lists). Messages to node D are
@@ -10,7 +11,7 @@
 // A is received by node rank A mod (my node size): node-pair messages are spread over the
 // ranks and each end can name the other.
 //
-// Per call k (invariants, DESIGN.md rules 1-3; every word below only grows):
+// Per call k (invariants, docs/design.md, rules 1-3; every word below only grows):
 //  - `sent` (in each contributor's segment): the owner of a send region publishes k once
 //    its MPI send of call k completed; a contributor writes call k+1 only after sent >= k.
 //  - `filled` (in the send owner's segment): each contributor adds 1 after writing its

@@ -1,5 +1,6 @@
 // An exchange protocol for the memory orders the options ask for (tuned, or all seq_cst
-// for the seed's ablation; -DHYMPI_FORCE_SEQ_CST forces the latter).
+// for the ablation of Quaranta & Maddegedara (2021); -DHYMPI_FORCE_SEQ_CST forces the
+// latter).
 #pragma once
 
 #include <memory>

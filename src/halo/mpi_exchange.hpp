@@ -1,6 +1,7 @@
-// Ghost update by point-to-point MPI (seed Alg. 5): persistent receives started first,
-// then pack and persistent sends; end waits and unpacks. The `flat_mpi` strategy for every
-// neighbour, and the internode part of the shared-memory strategies (seed 5.3 option 2).
+// Ghost update by point-to-point MPI (Algorithm 5 of Quaranta & Maddegedara (2021)):
+// persistent receives started first, then pack and persistent sends; end waits and
+// unpacks. The `flat_mpi` strategy for every neighbour, and the internode part of the
+// shared-memory strategies (option 2 of their Section 5.3).
 #pragma once
 
 #include <mpi.h>

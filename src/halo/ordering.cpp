@@ -1,5 +1,6 @@
-// The local ordering of seed Fig. 8 and 17: inner | boundary | ghost, so that most
-// messages are contiguous (one memcpy, see halo/copy_plan.hpp).
+// The local ordering of Figs. 8 and 17 of Quaranta & Maddegedara (2021):
+// inner | boundary | ghost, so that most messages are contiguous (one memcpy, see
+// halo/copy_plan.hpp).
 #include <algorithm>
 
 #include "halo/pattern_data.hpp"

@@ -1,5 +1,6 @@
-// The intranode ghost update synchronized by MPI's RMA calls instead of atomics (seed
-// 4.6, Alg. 6-8): the baselines hympi's shared-memory protocol is measured against.
+// The intranode ghost update synchronized by MPI's RMA calls instead of atomics
+// (Quaranta & Maddegedara (2021), Section 4.6, Algorithms 6-8): the baselines hympi's
+// shared-memory protocol is measured against.
 // Every variant has a shared window of receive blocks (one per intranode sender, in the
 // receiver's segment); the sender packs straight into its block at the receiver, the
 // receiver unpacks from it. They differ in how the two are synchronized:
@@ -9,7 +10,7 @@
 //    the sender accesses its receivers' (MPI_Win_start ... MPI_Win_complete), the
 //    receiver waits for its senders (MPI_Win_wait, polled by MPI_Win_test). Empty groups
 //    skip their calls (an Open MPI pitfall PETSc also avoids).
-//  - rma_lock: passive target (seed Alg. 8, in its lock_all form): one MPI_Win_lock_all
+//  - rma_lock: passive target (Algorithm 8, in its lock_all form): one MPI_Win_lock_all
 //    epoch for the Halo's life on the data and the flag window, MPI_Win_sync as the memory
 //    barrier; the flag window holds sequence numbers: `ready` (in the receiver's segment,
 //    call k's data is there) and `ack` (in the sender's, call k was read; the sender's

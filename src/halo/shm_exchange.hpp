@@ -1,10 +1,11 @@
 // The intranode ghost update through shared memory (strategies shm and shm_direct).
 //
-// shm (seed Alg. 4, two copies): the sender packs each receiver's data into a send slot
-// in its own segment and publishes the call number on the receiver's `ready` channel;
-// the receiver waits on its own line, unpacks, and publishes an acknowledgement. Two
-// slots per link (parity): the sender only waits when it is two calls ahead; one slot
-// for messages from 512 KiB, where cache footprint costs more than the wait.
+// shm (Algorithm 4 of Quaranta & Maddegedara (2021), two copies): the sender packs each
+// receiver's data into a send slot in its own segment and publishes the call number on
+// the receiver's `ready` channel; the receiver waits on its own line, unpacks, and
+// publishes an acknowledgement. Two slots per link (parity): the sender only waits when
+// it is two calls ahead; one slot for messages from 512 KiB, where cache footprint costs
+// more than the wait.
 //
 // shm_direct (one copy): the vectors live in shared memory (Halo::shared_field); begin()
 // publishes "my vector holds call k", the receiver gathers straight from the sender's

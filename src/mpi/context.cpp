@@ -1,6 +1,6 @@
 // The Context: topology, arena, intranode engine, and the internode part of each
-// collective as a leader step (seed Alg. 9 and 10): the node's tree root runs it between
-// the up and the down sweep, with MPI among node leaders.
+// collective as a leader step (Algorithms 9 and 10 of Quaranta & Maddegedara (2021)): the
+// node's tree root runs it between the up and the down sweep, with MPI among node leaders.
 #include "hympi/context.hpp"
 
 #include <cstdio>

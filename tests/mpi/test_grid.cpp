@@ -180,9 +180,9 @@ TEST(MessageStatistics, GridDryRunMatchesTheLivePatternAndHaloStats) {
 }
 
 TEST(MessageStatistics, ReproducesTheMashmTable) {
-  // Jamroz & Dennis, message statistics on Yellowstone: 96^3 grid, 19-point stencil, 8 B
-  // per point, 16 ranks per node. Per node count: Original average message size, MASHM
-  // inter-node messages and average size (all reproduced exactly), and the slide's
+  // Jamroz & Dennis (2016), message statistics on Yellowstone: 96^3 grid, 19-point
+  // stencil, 8 B per point, 16 ranks per node. Per node count: Original average message
+  // size, MASHM inter-node messages and average size (all reproduced exactly), and the slide's
   // "Original inter-node messages" column, which equals the intranode message count (the
   // internode count times its average size would exceed MASHM's total bytes).
   struct Row {
