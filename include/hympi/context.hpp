@@ -9,6 +9,12 @@
 // between nodes the node leaders use MPI. All calls are collective over the communicator,
 // must be made in the same order with the same arguments (checked: a mismatch throws
 // hympi::Error on every rank), and need no synchronization between consecutive calls.
+//
+// Lifetime: construction and destruction are collective. A Context (or Pattern's Halo,
+// CartesianGrid, SharedWindow, Topology) still alive at MPI_Finalize is released inside
+// MPI_Finalize, newest first; its destructor afterwards makes no MPI call. So
+//   MPI_Init(...); hympi::Context ctx(MPI_COMM_WORLD); ...; MPI_Finalize(); return 0;
+// is correct. Objects made from a Context (Patterns, Halos, grids) must not outlive it.
 #pragma once
 
 #include <mpi.h>
@@ -28,7 +34,11 @@ struct ContextAccess;  // hympi's own components (halo) reach the wait settings
 
 class Context {
  public:
+  /// Collective over `comm`. The options that shape the protocols (every HYMPI_* but
+  /// HYMPI_WAIT and HYMPI_TIMEOUT) must be the same on every rank: else hympi::Error on
+  /// every rank, naming the ranks and the values.
   explicit Context(MPI_Comm comm = MPI_COMM_WORLD, Options options = Options::from_env());
+  /// Collective. After MPI_Finalize it does nothing (MPI_Finalize released it).
   ~Context();
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
@@ -39,7 +49,8 @@ class Context {
   void barrier();
   /// `in` may equal `out` (in place). Any count, including 0.
   void allreduce(const void* in, void* out, std::size_t count, Datatype type, Op op);
-  /// Only `root` (a rank of the communicator) receives the result in `out`.
+  /// Only `root` (a rank of the communicator) receives the result in `out`. A root that is
+  /// no rank, on any rank, is hympi::Error on every rank.
   void reduce(const void* in, void* out, std::size_t count, Datatype type, Op op, int root);
   void bcast(void* data, std::size_t count, Datatype type, int root);
 

@@ -32,6 +32,13 @@
 // by its neighbours until its own end() returns. Patterns and Halos refer to their
 // Context: destroy them first. Every rank calls begin/end (or update) the same number
 // of times; a rank that stops calling is reported by its neighbours' watchdog.
+//
+// Misuse: a Halo checks at construction that every rank passed the same strategy, mode,
+// field count and pattern (a fingerprint of the whole pattern, which also catches Halos
+// constructed in a different order on different ranks): hympi::Error on every rank.
+// begin(v) twice, end(v) without begin(v), update(v) between them throw on the rank that
+// did it, before anything is sent. Destruction is collective; a Halo alive at
+// MPI_Finalize is released there (see context.hpp).
 #pragma once
 
 #include <cstdint>
