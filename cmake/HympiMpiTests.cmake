@@ -18,9 +18,19 @@ else()
 endif()
 message(STATUS "hympi: MPI tests use ${MPIEXEC_EXECUTABLE} (${HYMPI_MPI_FLAVOR})")
 
+# A sanitizer build (HYMPI_SANITIZE): every finding fails the test; the MPI library's own
+# allocations that it never frees are not hympi's (tests/sanitize.supp).
+if(HYMPI_SANITIZE)
+  set(HYMPI_SANITIZE_LABEL sanitize)
+  set(HYMPI_SANITIZE_ENV
+      "ASAN_OPTIONS=halt_on_error=1:detect_stack_use_after_return=0"
+      "LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/sanitize.supp:print_suppressions=0"
+      "UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1")
+endif()
+
 function(hympi_add_mpi_test)
   cmake_parse_arguments(T "" "NAME;COMMAND;NP;NODE_SIZE;PASS_REGEX;TIMEOUT" "ARGS;ENV;LABELS" ${ARGN})
-  set(env ${HYMPI_MPI_ENV} HYMPI_TIMEOUT=60 ${T_ENV})
+  set(env ${HYMPI_MPI_ENV} HYMPI_TIMEOUT=60 ${HYMPI_SANITIZE_ENV} ${T_ENV})
   if(T_NODE_SIZE)
     list(APPEND env HYMPI_NODE_SIZE=${T_NODE_SIZE})
   endif()
@@ -31,7 +41,7 @@ function(hympi_add_mpi_test)
            COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${T_NP} ${MPIEXEC_PREFLAGS}
                    $<TARGET_FILE:${T_COMMAND}> ${MPIEXEC_POSTFLAGS} ${T_ARGS})
   set_tests_properties(${T_NAME} PROPERTIES ENVIRONMENT "${env}" TIMEOUT ${T_TIMEOUT}
-                       LABELS "mpi;${HYMPI_MPI_FLAVOR};${T_LABELS}" PROCESSORS ${T_NP})
+                       LABELS "mpi;${HYMPI_MPI_FLAVOR};${HYMPI_SANITIZE_LABEL};${T_LABELS}" PROCESSORS ${T_NP})
   if(T_PASS_REGEX)
     set_tests_properties(${T_NAME} PROPERTIES PASS_REGULAR_EXPRESSION "${T_PASS_REGEX}")
   endif()

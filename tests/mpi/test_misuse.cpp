@@ -4,7 +4,10 @@
 // Each case puts the mistake on one rank only (the first, then the last), and the objects
 // involved, or new ones, still work afterwards.
 #include <gtest/gtest.h>
+#include <sys/statvfs.h>
 
+#include <fstream>
+#include <string>
 #include <vector>
 
 #include "hympi/hympi.hpp"
@@ -161,6 +164,35 @@ TEST(Misuse, BarrierAgainstAllreduceUnderEveryBarrier) {
       EXPECT_EQ(c.allreduce(1.0, Op::sum), double(world_size()));
     }
   }
+}
+
+/// Shared-memory mappings of this process (MPI windows are files in /dev/shm here).
+int shared_mappings() {
+  std::ifstream maps("/proc/self/maps");
+  int count = 0;
+  for (std::string line; std::getline(maps, line);) count += line.find("/dev/shm") != std::string::npos;
+  return count;
+}
+
+/// A Halo whose shared vectors do not fit in /dev/shm fails on every rank, frees what it
+/// had made (its communicator, windows), and the program goes on with another Halo.
+TEST(Misuse, HaloSetupThatFailsLeavesNothingBehind) {
+  Pattern small = ring(context());
+  { Halo warm(small, Strategy::shm_direct); }  // MPI's own first-use mappings
+  const int before = shared_mappings();
+  struct statvfs fs{};
+  ASSERT_EQ(statvfs("/dev/shm", &fs), 0);
+  const std::size_t shm_bytes = std::size_t(fs.f_blocks) * fs.f_frsize;
+  if (shm_bytes / 64 >= std::size_t(1) << 30) GTEST_SKIP() << "/dev/shm too large for an int chunk";
+  const int chunk = int(shm_bytes / (8 * sizeof(double))) + 1;  // 8 points of `chunk` doubles: more than /dev/shm
+  Pattern huge = Pattern::from_lists(context(), 8, ring_lists(), chunk);
+  for (int attempt = 0; attempt < 3; ++attempt)
+    expect_error_on_every_rank([&] { Halo h(huge, Strategy::shm_direct); },
+                               "hympi: cannot allocate a shared window: the node needs ");
+  EXPECT_EQ(shared_mappings(), before) << "a failed Halo set-up left shared memory mapped";
+  Halo h(small, Strategy::shm);
+  std::vector<double> v(8);
+  expect_updates_work(h, v);
 }
 
 }  // namespace
