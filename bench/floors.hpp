@@ -21,9 +21,6 @@
 
 namespace hympi::bench {
 
-/// The names, in the order floor_contenders gives them.
-inline constexpr const char* kFloorNames[] = {"write_read", "one_copy", "two_copies", "bare_mpi"};
-
 /// Collective. write_read only with fresh data; one_copy and two_copies only when every
 /// rank's neighbours are all on its node. The contenders own their windows and types.
 std::vector<Contender> floor_contenders(Context& ctx, AppData& data);
