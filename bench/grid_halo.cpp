@@ -3,16 +3,15 @@
 #include <fmt/core.h>
 #include <mpi.h>
 
-#include <memory>
-
+#include "ghost_bench.hpp"
 #include "hympi/grid.hpp"
 #include "hympi/halo.hpp"
 #include "links.hpp"
-#include "petsc_peer.hpp"
 
 namespace hympi::bench {
 
-nlohmann::json bench_halo_pattern(Context& ctx, const Method& method, const Pattern& pattern, const std::string& label) {
+nlohmann::json bench_halo_pattern(Context& ctx, const Method& method, const Pattern& pattern, const std::string& label,
+                                  const DataOptions& data) {
   const bool root = ctx.topology().world_rank() == 0;
   const MessageStatistics st = message_statistics(pattern_messages(pattern), ctx.topology().node_of());
   if (root)
@@ -30,30 +29,15 @@ nlohmann::json bench_halo_pattern(Context& ctx, const Method& method, const Patt
     fmt::print("\n");
   }
   const std::size_t points = std::size_t(pattern.local_points()) * std::size_t(pattern.chunk());
-  std::vector<std::unique_ptr<Halo>> halos;
-  std::vector<std::vector<double>> vectors;
-  std::vector<Contender> contenders;
-  for (Strategy s : {Strategy::shm, Strategy::aggregated, Strategy::aggregated_odm, Strategy::neighbor, Strategy::flat_mpi}) {
-    halos.push_back(std::make_unique<Halo>(pattern, s));
-    vectors.emplace_back(points, 1.0);
-    Halo* h = halos.back().get();
-    double* v = vectors.back().data();
-    if (s == Strategy::flat_mpi) {  // PETSc next to it; the reference stays last
-      vectors.emplace_back(points, 1.0);
-      if (auto petsc = petsc_contender(pattern, vectors.back().data())) contenders.push_back(std::move(*petsc));
-    }
-    contenders.push_back({name_of(s), [h, v] { h->update(v); }});
-  }
-  auto samples = measure(ctx, contenders, method);
-  nlohmann::json record = report(label, points * sizeof(double), contenders, samples, method);
-  report_peer_ratios(record, contenders, samples, 3);
+  const Lineup lineup{{Strategy::shm, Strategy::aggregated, Strategy::aggregated_odm}, {Strategy::neighbor}};
+  nlohmann::json record = compare_ghost_updates(ctx, method, pattern, lineup, data, label, points * sizeof(double));
   record["statistics"] = statistics_json(st);
   record["links"] = links;
   record["automatic"] = name_of(automatic.strategy());
   return record;
 }
 
-nlohmann::json bench_halo_grid(Context& ctx, const Method& method, const GridSpec& spec) {
+nlohmann::json bench_halo_grid(Context& ctx, const Method& method, const GridSpec& spec, const DataOptions& data) {
   CartesianGrid grid(ctx, spec.global, stencil_from_name(spec.stencil), spec.width);
   const Block& b = grid.block();
   std::string extents;
@@ -61,7 +45,8 @@ nlohmann::json bench_halo_grid(Context& ctx, const Method& method, const GridSpe
   nlohmann::json record = bench_halo_pattern(
       ctx, method, grid.pattern(),
       "halo-grid " + extents + " " + spec.stencil + ", process grid " + std::to_string(b.dims[0]) + "x" +
-          std::to_string(b.dims[1]) + "x" + std::to_string(b.dims[2]));
+          std::to_string(b.dims[1]) + "x" + std::to_string(b.dims[2]),
+      data);
   record["benchmark"] = "halo-grid";
   record["grid"] = spec.global;
   record["stencil"] = spec.stencil;

@@ -1,19 +1,22 @@
 // The ghost update of a structured grid (MASHM's 96^3 19-point pattern by default), or of
 // any pattern (the cube mesh: mesh_halo.cpp), with
-// flat, aggregated and overlapped-aggregated internode messages, side by side, with the
-// pattern's message statistics and the cost model's link measurements in the record.
+// flat, aggregated and overlapped-aggregated internode messages, side by side, on
+// application data with the floors (ghost_bench.hpp), with the pattern's message
+// statistics and the cost model's link measurements in the record.
 #pragma once
 
 #include <nlohmann/json.hpp>
 
+#include "app_data.hpp"
 #include "method.hpp"
 #include "stats.hpp"
 
 namespace hympi::bench {
 
-nlohmann::json bench_halo_grid(Context& ctx, const Method& method, const GridSpec& grid);
+nlohmann::json bench_halo_grid(Context& ctx, const Method& method, const GridSpec& grid, const DataOptions& data);
 
 /// The same comparison on any pattern (of doubles); `label` heads the table.
-nlohmann::json bench_halo_pattern(Context& ctx, const Method& method, const Pattern& pattern, const std::string& label);
+nlohmann::json bench_halo_pattern(Context& ctx, const Method& method, const Pattern& pattern, const std::string& label,
+                                  const DataOptions& data);
 
 }  // namespace hympi::bench

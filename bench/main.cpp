@@ -1,12 +1,14 @@
 // hympi-bench: hympi against the MPI library's own operations, side by side in one launch.
 //   mpiexec -n 2 hympi-bench barrier|allreduce|dot|sync|affinity|halo|halo-grid|halo-mesh|stats|apps|all
 //                            [--outer 100] [--inner 100] [--rounds 5] [--json F] [--ranks-per-node K]
+//                            [--cached-data]
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 #include <mpi.h>
 
 #include <fstream>
 
+#include "app_data.hpp"
 #include "apps.hpp"
 #include "collectives.hpp"
 #include "dot_sync.hpp"
@@ -38,6 +40,13 @@ int main(int argc, char** argv) {
     app.add_option("--ranks-per-node", ranks_per_node,
                    "emulate nodes of this many consecutive ranks (as HYMPI_NODE_SIZE); stats: the modelled nodes' size (16)")
         ->check(CLI::PositiveNumber);
+    hympi::bench::DataOptions data;
+    bool cached = false;
+    app.add_flag("--cached-data", cached,
+                 "ghost updates re-send unchanged data, nothing written or read between updates: the cache-resident "
+                 "best case, labelled as such (default: fresh data, as an application)");
+    app.add_option("--break-contender", data.broken, "test hook: make this ghost-update contender's result wrong")
+        ->group("");  // hidden
     app.fallthrough();  // subcommands inherit it: options may follow the subcommand
     auto* barrier = app.add_subcommand("barrier", "hympi barrier variants vs MPI_Barrier");
     auto* allreduce = app.add_subcommand("allreduce", "allreduce 8 B - 1 MiB vs MPI_Allreduce");
@@ -83,6 +92,7 @@ int main(int argc, char** argv) {
       return status;
     }
     if (quick) method = {10, 10};
+    if (cached) data.mode = hympi::bench::DataMode::cached;
 
     hympi::bench::PetscScope petsc;  // a ghost-update peer, when built with PETSc
     hympi::Options options = hympi::Options::from_env();
@@ -105,7 +115,7 @@ int main(int argc, char** argv) {
     if (halo->parsed() || all->parsed()) {
       std::vector<std::size_t> sizes{1024, 4096, 16384, 65536, 262144, 1048576};
       if (quick) sizes = {4096, 65536};
-      for (auto& r : hympi::bench::bench_halo(ctx, method, sizes)) out["benchmarks"].push_back(r);
+      for (auto& r : hympi::bench::bench_halo(ctx, method, sizes, data)) out["benchmarks"].push_back(r);
     }
     if (stats->parsed() || all->parsed()) {
       out["benchmarks"].push_back(hympi::bench::bench_stats(grid, ranks_per_node > 0 ? ranks_per_node : 16, nodes));
@@ -116,11 +126,11 @@ int main(int argc, char** argv) {
     }
     if (halo_grid->parsed() || all->parsed()) {
       if (all->parsed()) grid.global = {48, 48, 48};
-      out["benchmarks"].push_back(hympi::bench::bench_halo_grid(ctx, method, grid));
+      out["benchmarks"].push_back(hympi::bench::bench_halo_grid(ctx, method, grid, data));
     }
 #ifdef HYMPI_BENCH_MESH
     if (halo_mesh->parsed() || all->parsed())
-      out["benchmarks"].push_back(hympi::bench::bench_halo_mesh(ctx, method, quick ? 0.05 : mesh_size, mesh_chunk));
+      out["benchmarks"].push_back(hympi::bench::bench_halo_mesh(ctx, method, quick ? 0.05 : mesh_size, mesh_chunk, data));
 #endif
     if (apps->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_apps(ctx, rounds, quick));
     if (ctx.topology().world_rank() == 0 && !json_path.empty()) {

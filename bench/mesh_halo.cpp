@@ -8,7 +8,7 @@
 
 namespace hympi::bench {
 
-nlohmann::json bench_halo_mesh(Context& ctx, const Method& method, double size, int chunk) {
+nlohmann::json bench_halo_mesh(Context& ctx, const Method& method, double size, int chunk, const DataOptions& data) {
   const Topology& topo = ctx.topology();
   if (topo.world_rank() == 0) mesh::cube_mesh_file(size, false);  // made once, here
   MPI_Barrier(topo.world());
@@ -18,7 +18,7 @@ nlohmann::json bench_halo_mesh(Context& ctx, const Method& method, double size, 
   Pattern pattern = mesh::mesh_pattern(ctx, local, chunk);
   pattern = order_local_ids(pattern).pattern;
   nlohmann::json record = bench_halo_pattern(
-      ctx, method, pattern, fmt::format("halo-mesh cube {:g}, {} points, chunk {}", size, graph.vertices(), chunk));
+      ctx, method, pattern, fmt::format("halo-mesh cube {:g}, {} points, chunk {}", size, graph.vertices(), chunk), data);
   record["benchmark"] = "halo-mesh";
   record["mesh_size"] = size;
   record["chunk"] = chunk;

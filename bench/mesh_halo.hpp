@@ -5,10 +5,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app_data.hpp"
 #include "method.hpp"
 
 namespace hympi::bench {
 
-nlohmann::json bench_halo_mesh(Context& ctx, const Method& method, double size, int chunk);
+nlohmann::json bench_halo_mesh(Context& ctx, const Method& method, double size, int chunk, const DataOptions& data);
 
 }  // namespace hympi::bench

@@ -21,6 +21,17 @@ namespace hympi::bench {
 struct Contender {
   std::string name;
   std::function<void()> call;  // one operation; collective over the communicator
+  /// Optional: after a call, the first wrong value this rank holds (an element index),
+  /// or -1. Asked after each warm-up call; a contender wrong on any rank is not timed.
+  std::function<long()> check = {};
+};
+
+/// Where a contender's check failed in the warm-up: the lowest such rank, its first
+/// wrong element; rank -1: right everywhere (or not checked).
+struct Wrong {
+  int rank = -1;
+  long index = -1;
+  bool any() const { return rank >= 0; }
 };
 
 struct Stats {
@@ -35,10 +46,12 @@ struct Method {
   int inner = 100;
 };
 
-/// Runs the contenders interleaved; returns samples_us[contender][outer] (max over ranks,
-/// valid on rank 0).
+/// Warm-up (with the contenders' checks), then runs them interleaved; returns
+/// samples_us[contender][outer] (max over ranks, valid on rank 0). A contender whose
+/// check fails on any rank is reported (rank 0 prints it), not timed (no samples) and
+/// described in `wrong` when given (one entry per contender, the same on every rank).
 std::vector<std::vector<double>> measure(Context& sync, const std::vector<Contender>& contenders,
-                                         const Method& method);
+                                         const Method& method, std::vector<Wrong>* wrong = nullptr);
 
 /// Median and spread (25th-75th percentile) of per-sample ratios a[k] / b[k].
 struct RatioStats {
@@ -46,14 +59,19 @@ struct RatioStats {
 };
 RatioStats ratio_of(const std::vector<double>& a, const std::vector<double>& b);
 
-/// Prints one OSU-style table (rank 0) and returns its JSON record.
+/// Prints one OSU-style table (rank 0), `note` after its title, and returns its JSON
+/// record. A contender without samples (wrong in the warm-up) is listed as not timed,
+/// "valid": false, and left out of the ratios.
 nlohmann::json report(const std::string& benchmark, std::size_t bytes,
                       const std::vector<Contender>& contenders,
-                      const std::vector<std::vector<double>>& samples, const Method& method);
+                      const std::vector<std::vector<double>>& samples, const Method& method,
+                      const std::string& note = {});
 
-/// The first `hympi_count` contenders (hympi's) against each peer between them and the
-/// reference (the last one, already in report()): printed (rank 0) and added to `record`.
+/// The first `hympi_count` contenders (hympi's) against each contender in `peers` (indices;
+/// the reference, the last one, is already in report()): printed (rank 0) and added to
+/// `record` as ratio_to_<peer>.
 void report_peer_ratios(nlohmann::json& record, const std::vector<Contender>& contenders,
-                        const std::vector<std::vector<double>>& samples, std::size_t hympi_count);
+                        const std::vector<std::vector<double>>& samples, std::size_t hympi_count,
+                        const std::vector<std::size_t>& peers);
 
 }  // namespace hympi::bench

@@ -2,8 +2,9 @@
 """Does hympi-bench time the MPI library's own operations as OSU does? Launches, in turn,
 hympi-osu-probe (plain MPI, OSU's method) and hympi-bench (the method of Quaranta &
 Maddegedara (2021)) several times, and compares per operation the median over launches of
-the probe's average latency with that of hympi-bench's median: MPI_Barrier, MPI_Allreduce 8 B - 1 MiB, and the bare
-ring exchange (Irecv/Isend/Waitall, hympi-bench's `bare_isend_irecv`) at 4-256 KiB.
+the probe's average latency with that of hympi-bench's median: MPI_Barrier, MPI_Allreduce
+8 B - 1 MiB, and the bare ring exchange (Irecv/Isend/Waitall, hympi-bench's `bare_mpi`
+floor, run with --cached-data: OSU's probe re-sends unchanged buffers too) at 4-256 KiB.
 Standard library only.
 
     bench/osu_check.py --build build/openmpi [--np 2] [--launches 3] [--outer 30] [--tolerance 0.2]
@@ -50,12 +51,14 @@ def probe(mpiexec, build):
 
 
 def bench(mpiexec, build, outer):
-    """The same keys from hympi-bench's medians (barrier, allreduce, halo: three launches)."""
+    """The same keys from hympi-bench's medians (barrier, allreduce, halo on cached data: three
+    launches)."""
     rows = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for sub in ("barrier", "allreduce", "halo"):
+        for sub, extra in (("barrier", []), ("allreduce", []), ("halo", ["--cached-data"])):
             path = os.path.join(tmp, sub + ".json")
-            run(mpiexec + [os.path.join(build, "bench", "hympi-bench"), sub, "--outer", str(outer), "--json", path])
+            run(mpiexec + [os.path.join(build, "bench", "hympi-bench"), sub, "--outer", str(outer), "--json", path]
+                + extra)
             with open(path) as f:
                 for rec in json.load(f)["benchmarks"]:
                     for r in rec.get("results", []):
@@ -64,7 +67,7 @@ def bench(mpiexec, build, outer):
                             rows[("barrier", 0)] = r["median_us"]
                         elif rec["benchmark"] == "allreduce" and name == "MPI_Allreduce":
                             rows[("allreduce", rec["bytes"])] = r["median_us"]
-                        elif rec["benchmark"] == "halo-contiguous" and name == "bare_isend_irecv" \
+                        elif rec["benchmark"] == "halo-contiguous" and name == "bare_mpi" \
                                 and rec["bytes"] in EXCHANGE_SIZES:
                             rows[("exchange", rec["bytes"])] = r["median_us"]
     return rows

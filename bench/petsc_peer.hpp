@@ -10,8 +10,7 @@
 #include <optional>
 #include <string>
 
-#include "hympi/halo.hpp"
-#include "method.hpp"
+#include "app_data.hpp"
 
 namespace hympi::bench {
 
@@ -27,9 +26,10 @@ class PetscScope {
   std::string describe() const;
 };
 
-/// Collective. The update of a vector of `pattern` (double values only) through a PetscSF,
-/// named "petsc_sf", or nothing when hympi-bench was built without PETSc or the pattern
-/// holds another type. The contender owns its SF.
-std::optional<Contender> petsc_contender(const Pattern& pattern, double* v);
+/// Collective. The update of a vector of data's pattern (double values only) through a
+/// PetscSF (the contender "petsc_sf", checked like every other in the warm-up), or nothing
+/// when hympi-bench was built without PETSc or the pattern holds another type. The
+/// exchange owns its SF.
+std::optional<AppData::Exchange> petsc_exchange(const AppData& data);
 
 }  // namespace hympi::bench

@@ -6,13 +6,16 @@ in the style of the figures of Quaranta & Maddegedara (2021):
                    bars from the fastest to the slowest sample
   dot.png          FP32 dot product MFLOP/s per core vs vector length (hympi, MPI, no comm.)
   halo.png         ghost update per strategy vs bytes per neighbour: median, min-max band
+                   (titles say "cached data" for --cached-data runs: the cache-resident
+                   best case; contenders found wrong in the warm-up are left out)
   speedup.png      flat_mpi time / strategy time vs bytes per neighbour (> 1: faster)
   patterns.png     ghost update of the structured grid and the cube mesh (halo-grid,
                    halo-mesh): median per implementation, bars from min to max
   apps.png         applications: ghost-update and reduction time per iteration and the
                    communication share, per strategy (hympi-bench apps records, and
                    bench/apps_split.py --json files)
-  summary.md       hympi against every peer: median ratio of interleaved pairs
+  summary.md       hympi against every peer and floor: median ratio of interleaved pairs,
+                   and the ratios of communication parts (median minus write_read's)
 
     bench/report.py RUN.json [RUN.json ...] [--apps APPS.json ...] [--out DIR]
 """
@@ -38,16 +41,18 @@ def load(paths):
 
 # One look per implementation in every plot: hympi solid, MPI and PETSc dashed, floors dotted.
 HYMPI_STRATEGIES = ("hympi", "shm", "shm_direct", "aggregated", "aggregated_odm", "automatic")
-FLOORS = ("bare_copy+barrier", "bare_isend_irecv")
+FLOORS = ("write_read", "one_copy", "two_copies", "bare_mpi")
+OLD_FLOORS = ("bare_copy+barrier", "bare_isend_irecv")  # files from before fresh data
 COLORS = {"hympi": "tab:blue", "shm": "tab:blue", "hympi-seq_cst": "lightsteelblue", "shm_direct": "tab:green",
           "aggregated": "tab:olive", "aggregated_odm": "tab:cyan", "automatic": "navy",
           "MPI_Barrier": "tab:red", "MPI_Allreduce": "tab:red", "flat_mpi": "tab:red", "neighbor": "tab:orange",
           "rma_fence": "tab:purple", "rma_pscw": "tab:pink", "rma_lock": "tab:brown", "petsc_sf": "black",
+          "write_read": "silver", "one_copy": "tab:gray", "two_copies": "dimgray", "bare_mpi": "salmon",
           "bare_copy+barrier": "tab:gray", "bare_isend_irecv": "salmon"}
 
 
 def look(name):
-    dash = "-" if name in HYMPI_STRATEGIES else ":" if name in FLOORS else "--"
+    dash = "-" if name in HYMPI_STRATEGIES else ":" if name in FLOORS + OLD_FLOORS else "--"
     return {"color": COLORS.get(name, "darkgray"), "linestyle": dash, "marker": "o", "label": name}
 
 
@@ -55,11 +60,21 @@ def records(run, kind):
     return [b for b in run["benchmarks"] if b["benchmark"] == kind]
 
 
+def timed(rec):
+    """The results that were timed (not found wrong in the warm-up)."""
+    return [r for r in rec["results"] if r.get("valid", True) and "median_us" in r]
+
+
+def data_note(recs):
+    """How the ghost-update records' data was made: "" for fresh data (and old files)."""
+    return " — cached data (cache-resident best case)" if any(r.get("data") == "cached" for r in recs) else ""
+
+
 def series(recs):
     """{implementation: [(bytes, median, min, max)]} over the records of one kind."""
     out = {}
     for rec in recs:
-        for r in rec["results"]:
+        for r in timed(rec):
             out.setdefault(r["implementation"], []).append((rec["bytes"], r["median_us"], r["min_us"], r["max_us"]))
     return {k: sorted(v) for k, v in out.items()}
 
@@ -131,10 +146,11 @@ def plot_halo(runs, out):
                 a.legend(fontsize=7)
             ax.set_yscale("log")
             ax.set_ylabel("µs per update (median; band: min-max)")
-            ax.set_title(f"{kind} — {label}", fontsize=9)
+            note = data_note(records(run, kind))
+            ax.set_title(f"{kind} — {label}{note}", fontsize=9)
             ax2.axhline(1.0, color="grey", lw=0.8)
             ax2.set_ylabel("speedup vs flat_mpi (> 1: faster)")
-            ax2.set_title(f"{kind} — {label}", fontsize=9)
+            ax2.set_title(f"{kind} — {label}{note}", fontsize=9)
     for f, name in ((fig, "halo.png"), (fig2, "speedup.png")):
         f.tight_layout()
         f.savefig(os.path.join(out, name), dpi=110)
@@ -146,16 +162,18 @@ def plot_patterns(runs, out):
               if rec["benchmark"] in ("halo-grid", "halo-mesh")]
     fig, axes = plt.subplots(len(panels), 1, figsize=(8, 3.6 * len(panels)), squeeze=False)
     for (label, rec), ax in zip(panels, axes[:, 0]):
-        names = [r["implementation"] for r in rec["results"]]
-        med = [r["median_us"] for r in rec["results"]]
+        results = timed(rec)
+        names = [r["implementation"] for r in results]
+        med = [r["median_us"] for r in results]
         ax.bar(range(len(names)), med, color=[look(n)["color"] for n in names],
-               yerr=[[m - r["min_us"] for m, r in zip(med, rec["results"])],
-                     [r["max_us"] - m for m, r in zip(med, rec["results"])]], capsize=4)
+               yerr=[[m - r["min_us"] for m, r in zip(med, results)],
+                     [r["max_us"] - m for m, r in zip(med, results)]], capsize=4)
         ax.set_xticks(range(len(names)), names, fontsize=8)
         ax.set_ylabel("µs per update")
         what = f"cube mesh {rec.get('mesh_size')}, chunk {rec.get('chunk')}" if rec["benchmark"] == "halo-mesh" else \
             f"grid {'x'.join(map(str, rec.get('grid', [])))} {rec.get('stencil', '')}"
-        ax.set_title(f"{rec['benchmark']}: {what} — {label} (hympi: {', '.join(n for n in names if n in HYMPI_STRATEGIES)})", fontsize=9)
+        ax.set_title(f"{rec['benchmark']}: {what} — {label}{data_note([rec])} "
+                     f"(hympi: {', '.join(n for n in names if n in HYMPI_STRATEGIES)})", fontsize=9)
     fig.tight_layout()
     fig.savefig(os.path.join(out, "patterns.png"), dpi=110)
     plt.close(fig)
@@ -218,29 +236,38 @@ def apps_rows(label, rec):
 
 
 def summary(runs, brief=False):
-    """Markdown rows: every ratio_to_* of hympi's implementations, median of interleaved pairs
-    (brief: hympi's default variants on the sizes of BRIEF)."""
+    """Markdown rows: every ratio_to_* (but hympi's variants'), median of interleaved pairs,
+    and every comm_ratio_to_* (ratio of the communication parts, medians minus write_read's);
+    "(cached)" marks records of cache-resident data (brief: hympi's default variants against
+    the peers on the sizes of BRIEF)."""
     lines = ["| MPI | benchmark | size (B) | hympi | peer | hympi / peer (median, 25-75 %) |", "|---|---|---|---|---|---|"]
     for label, run in runs:
         for rec in run["benchmarks"]:
             if rec["benchmark"] == "apps":
                 lines += apps_rows(label, rec)
                 continue
+            bench = rec["benchmark"] + (" (cached)" if rec.get("data") == "cached" else "")
             for r in rec.get("results", []):
-                if "implementation" not in r:
+                if "implementation" not in r or not r.get("valid", True):
                     continue
+                mine = r["implementation"]
+                if mine.startswith("hympi-"):
+                    continue  # variants are in the JSON
                 for key, ratio in r.items():
-                    if not key.startswith("ratio_to_"):
+                    if key.startswith("ratio_to_"):
+                        peer = key[len("ratio_to_"):]
+                        if peer in OLD_FLOORS or (brief and peer in FLOORS):
+                            continue
+                        cell = f"{ratio['median']:.2f} ({ratio['q25']:.2f}-{ratio['q75']:.2f})"
+                    elif key.startswith("comm_ratio_to_") and not brief:
+                        peer = key[len("comm_ratio_to_"):] + ", communication parts"
+                        cell = f"{ratio:.2f}"
+                    else:
                         continue
-                    peer = key[len("ratio_to_"):]
-                    mine = r["implementation"]
-                    if mine.startswith("hympi-") or peer in ("bare_copy+barrier", "bare_isend_irecv"):
-                        continue  # variants and floors are in the JSON; the table is hympi vs peers
                     if brief and (rec["benchmark"] not in BRIEF or mine not in ("hympi", "shm")
                                   or (BRIEF[rec["benchmark"]] and rec.get("bytes") not in BRIEF[rec["benchmark"]])):
                         continue
-                    lines.append(f"| {label} | {rec['benchmark']} | {rec.get('bytes', '')} | {mine} | {peer} | "
-                                 f"{ratio['median']:.2f} ({ratio['q25']:.2f}-{ratio['q75']:.2f}) |")
+                    lines.append(f"| {label} | {bench} | {rec.get('bytes', '')} | {mine} | {peer} | {cell} |")
     return "\n".join(lines) + "\n"
 
 

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Summarize hympi-bench JSON files of several launches: for every benchmark, size and
 hympi variant, the median over launches of the per-launch median ratio to the MPI
-library's own operation, with the lowest and highest launch. Standard library only.
+library's own operation and to every peer and floor, with the lowest and highest launch;
+for ghost updates on fresh data also the ratio of communication parts (median minus the
+write_read floor's), "vs X comm". Ghost-update records of --cached-data runs are marked
+"(cached)": the cache-resident best case. Standard library only.
 
     bench/summarize.py bench-results/openmpi-*.json
 """
@@ -19,12 +22,16 @@ def ratios_by_launch(paths):
             run = json.load(f)
         machine = machine or run["machine"]
         for bench in run["benchmarks"]:
-            if "results" in bench:
+            if isinstance(bench.get("results"), list):
+                name = bench["benchmark"] + (" (cached)" if bench.get("data") == "cached" else "")
                 for result in bench["results"]:
                     for key, ratio in result.items():
                         if key.startswith("ratio_to_"):
                             peer = key[len("ratio_to_"):]
-                            table[(bench["benchmark"], bench["bytes"], result["implementation"], peer)].append(ratio["median"])
+                            table[(name, bench["bytes"], result["implementation"], peer)].append(ratio["median"])
+                        elif key.startswith("comm_ratio_to_"):
+                            peer = key[len("comm_ratio_to_"):] + " comm"
+                            table[(name, bench["bytes"], result["implementation"], peer)].append(ratio)
             elif bench["benchmark"] == "dot":
                 for row in bench["rows"]:
                     table[("dot MFLOP/s", row["n"], "hympi", "MPI (inverse: >1 = hympi faster)")].append(

@@ -3,8 +3,17 @@
 the machine record, and per benchmark kind the keys and types of its results.
 
     tests/tools/check_bench_json.py RUN.json [--expect barrier,allreduce,...] [--peer petsc_sf]
+        [--data fresh|cached] [--floors write_read,one_copy,...] [--wrong NAME]
 
---peer NAME: every ghost-update record (halo-contiguous, -gathered, -grid, -mesh) times NAME.
+Every timed result is "valid": true; a result "valid": false (wrong values in the warm-up)
+carries "wrong": {rank, index} and is allowed only for the implementations given with
+--wrong, which must then be wrong in every ghost-update record that has them.
+Ghost-update records (halo-contiguous, -gathered, -grid, -mesh, -overlap) say their
+"data" (fresh or cached; --data: that one) and a "checksum"; with fresh data and a valid
+write_read floor every other valid result has its communication part ("comm_us",
+"comm_ratio_to_flat_mpi").
+--peer NAME: every ghost-update record times NAME (valid).
+--floors A,B: every halo-contiguous and halo-gathered record has these floors.
 """
 import argparse
 import json
@@ -29,6 +38,33 @@ def check(record, schema, where, errors):
 
 
 HALO_KINDS = ("halo-contiguous", "halo-gathered", "halo-grid", "halo-mesh")
+DATA_MODES = ("fresh", "cached")
+
+
+def check_ghost_update(bench, kind, where, args, errors):
+    """The application-data fields of a ghost-update record (halo-overlap: "data" only)."""
+    if bench.get("data") not in DATA_MODES or (args.data and bench.get("data") != args.data):
+        errors.append(f"{where}: data is {bench.get('data')!r}, expected {args.data or ' or '.join(DATA_MODES)}")
+    if kind == "halo-overlap":
+        return
+    check(bench, {"checksum": str}, where, errors)
+    results = bench.get("results", [])
+    names = [r.get("implementation") for r in results]
+    if kind in ("halo-contiguous", "halo-gathered"):
+        for floor in filter(None, args.floors.split(",")):
+            if floor not in names:
+                errors.append(f"{where}: no floor '{floor}' among {names}")
+    for name in args.wrong:
+        for j, r in enumerate(results):
+            if r.get("implementation") == name and r.get("valid") is not False:
+                errors.append(f"{where}.results[{j}]: '{name}' should have been found wrong in the warm-up")
+    base = [r for r in results if r.get("implementation") == "write_read" and r.get("valid")]
+    if bench.get("data") == "fresh" and base:
+        for j, r in enumerate(results):
+            if r.get("valid") and r is not base[0]:
+                check(r, {"comm_us": float}, f"{where}.results[{j}]", errors)
+                if r.get("implementation") != "flat_mpi" and "comm_ratio_to_flat_mpi" not in r:
+                    errors.append(f"{where}.results[{j}]: missing 'comm_ratio_to_flat_mpi'")
 
 
 def main():
@@ -36,6 +72,9 @@ def main():
     ap.add_argument("run")
     ap.add_argument("--expect", default="", help="benchmark kinds that must be present, comma-separated")
     ap.add_argument("--peer", action="append", default=[], help="an implementation every ghost-update record has")
+    ap.add_argument("--data", choices=DATA_MODES, help="the data mode every ghost-update record must have")
+    ap.add_argument("--floors", default="", help="floors every halo-contiguous/-gathered record has, comma-separated")
+    ap.add_argument("--wrong", action="append", default=[], help="an implementation the warm-up check must reject")
     args = ap.parse_args()
     with open(args.run) as f:
         run = json.load(f)
@@ -48,12 +87,20 @@ def main():
         where = f"benchmarks[{i}] ({kind})"
         if kind in ("barrier", "allreduce", "affinity-allreduce", "halo-contiguous", "halo-gathered", "halo-grid", "halo-mesh"):
             check(bench, {"bytes": int, "outer": int, "inner": int, "results": list}, where, errors)
-            names = [r.get("implementation") for r in bench.get("results", [])]
+            valid = [r.get("implementation") for r in bench.get("results", []) if r.get("valid")]
             for peer in args.peer:
-                if kind in HALO_KINDS and peer not in names:
-                    errors.append(f"{where}: no '{peer}' among {names}")
+                if kind in HALO_KINDS and peer not in valid:
+                    errors.append(f"{where}: no valid '{peer}' among {valid}")
+            if kind in HALO_KINDS:
+                check_ghost_update(bench, kind, where, args, errors)
             for j, r in enumerate(bench.get("results", [])):
-                check(r, TIMED, f"{where}.results[{j}]", errors)
+                if r.get("valid") is False:
+                    check(r, {"implementation": str}, f"{where}.results[{j}]", errors)
+                    check(r.get("wrong", {}), {"rank": int, "index": int}, f"{where}.results[{j}].wrong", errors)
+                    if r.get("implementation") not in args.wrong:
+                        errors.append(f"{where}.results[{j}]: '{r.get('implementation')}' was wrong in the warm-up")
+                    continue
+                check(r, dict(TIMED, valid=bool), f"{where}.results[{j}]", errors)
                 if len(r.get("samples_us", [])) != bench.get("outer"):
                     errors.append(f"{where}.results[{j}]: {len(r.get('samples_us', []))} samples, outer is {bench.get('outer')}")
             if kind in ("halo-grid", "halo-mesh"):
@@ -78,6 +125,7 @@ def main():
                           "inter_processes_per_node": float, "inter_neighbors": float, "inter_kb": float,
                           "flat_messages": int, "node_pair_messages": int}, f"{where}.results[{j}]", errors)
         elif kind == "halo-overlap":
+            check_ghost_update(bench, kind, where, args, errors)
             for j, r in enumerate(bench.get("results", [])):
                 check(r, {"strategy": str, "bytes": int, "update_us": float, "work_us": float, "total_us": float,
                           "overlap_percent": float}, f"{where}.results[{j}]", errors)
