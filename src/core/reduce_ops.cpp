@@ -3,29 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
-namespace hympi {
-
-const char* name_of(Datatype type) {
-  switch (type) {
-    case Datatype::float64: return "double";
-    case Datatype::float32: return "float";
-    case Datatype::int32: return "int32";
-    case Datatype::int64: return "int64";
-  }
-  return "unknown-type";
-}
-
-const char* name_of(Op op) {
-  switch (op) {
-    case Op::sum: return "sum";
-    case Op::prod: return "prod";
-    case Op::min: return "min";
-    case Op::max: return "max";
-  }
-  return "unknown-op";
-}
-
-namespace core {
+namespace hympi::core {
 namespace {
 
 template <class T, class F>
@@ -57,5 +35,4 @@ void combine(void* dst, const void* a, const void* b, std::size_t count, Datatyp
   }
 }
 
-}  // namespace core
-}  // namespace hympi
+}  // namespace hympi::core

@@ -53,40 +53,6 @@ std::vector<int> ids_of(const Block& b, const Region& r) {
 
 }  // namespace
 
-const char* name_of(Stencil stencil) {
-  switch (stencil) {
-    case Stencil::star5: return "star5";
-    case Stencil::box9: return "box9";
-    case Stencil::star7: return "star7";
-    case Stencil::star19: return "star19";
-    case Stencil::box27: return "box27";
-  }
-  return "?";
-}
-
-Stencil stencil_from_name(std::string_view name) {
-  for (Stencil s : {Stencil::star5, Stencil::box9, Stencil::star7, Stencil::star19, Stencil::box27})
-    if (name == name_of(s) || name == std::to_string(offsets_of(s).size() + 1)) return s;
-  throw Error("hympi: unknown stencil '" + std::string(name) +
-              "'; valid: star5 (5), box9 (9), star7 (7), star19 (19), box27 (27)");
-}
-
-int dimensions_of(Stencil stencil) { return stencil == Stencil::star5 || stencil == Stencil::box9 ? 2 : 3; }
-
-std::vector<Index3> offsets_of(Stencil stencil) {
-  const int dims = dimensions_of(stencil);
-  std::vector<Index3> offsets;
-  for (int z = dims == 3 ? -1 : 0; z <= (dims == 3 ? 1 : 0); ++z)
-    for (int y = -1; y <= 1; ++y)
-      for (int x = -1; x <= 1; ++x) {
-        const int nonzero = (x != 0) + (y != 0) + (z != 0);
-        const bool star = stencil == Stencil::star5 || stencil == Stencil::star7;
-        const int reach = star ? 1 : stencil == Stencil::star19 ? 2 : 3;
-        if (nonzero > 0 && nonzero <= reach) offsets.push_back({x, y, z});
-      }
-  return offsets;
-}
-
 int Block::local_points() const {
   return (size[0] + 2 * halo[0]) * (size[1] + 2 * halo[1]) * (size[2] + 2 * halo[2]);
 }

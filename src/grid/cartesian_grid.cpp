@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/name_table.hpp"
 #include "hympi/grid.hpp"
 #include "mpi/collective_error.hpp"
 #include "mpi/mpi_check.hpp"
@@ -20,11 +21,11 @@ void check_same_everywhere(MPI_Comm world, std::span<const int> global, Stencil 
                        {"x extent", extent(0)},
                        {"y extent", extent(1)},
                        {"z extent", extent(2)},
-                       {"stencil", int64_t(stencil), [](int64_t v) { return std::string(name_of(Stencil(v))); }},
+                       {"stencil", int64_t(stencil), &core::show_name<Stencil>},
                        {"ghost width", width},
                        {"reorder", reorder},
                        {"chunk", chunk},
-                       {"element type", int64_t(type), [](int64_t v) { return std::string(name_of(Datatype(v))); }}});
+                       {"element type", int64_t(type), &core::show_name<Datatype>}});
   const int dimensions = dimensions_of(stencil);
   std::string error;
   if (int(global.size()) != dimensions)

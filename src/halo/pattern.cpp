@@ -7,6 +7,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "core/name_table.hpp"
 #include "halo/pattern_data.hpp"
 #include "mpi/collective_error.hpp"
 #include "mpi/mpi_check.hpp"
@@ -61,7 +62,7 @@ std::string check_local(const Pattern::Data& d, int self, int size) {
 void agree_on_data(MPI_Comm comm, int chunk, Datatype type) {
   mpi::agree_on_setup(comm, "Pattern",
                       {{"chunk", chunk},
-                       {"element type", int64_t(type), [](int64_t v) { return std::string(name_of(Datatype(v))); }}});
+                       {"element type", int64_t(type), &core::show_name<Datatype>}});
 }
 
 /// The same number on every rank for one validated pattern, different (but for hash

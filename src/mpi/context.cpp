@@ -12,6 +12,7 @@
 #include <functional>
 #include <vector>
 
+#include "core/name_table.hpp"
 #include "core/wait.hpp"
 #include "hympi/detail/finalize_guard.hpp"
 #include "mpi/context_access.hpp"
@@ -60,8 +61,8 @@ Options agreed(MPI_Comm comm, const Options& options) {
        {"HYMPI_TREE", int64_t(o.tree) << 32 | o.tree_arity,
         [](int64_t v) { return v >> 32 ? std::string("binomial") : "kary:" + std::to_string(v & 0xffffffff); }},
        {"HYMPI_TOPO_AWARE", o.topology_aware},
-       {"HYMPI_BARRIER", int64_t(o.barrier), [](int64_t v) { return std::string(name_of(BarrierAlgorithm(v))); }},
-       {"HYMPI_ORDERS", int64_t(o.orders), [](int64_t v) { return std::string(name_of(MemoryOrders(v))); }},
+       {"HYMPI_BARRIER", int64_t(o.barrier), &core::show_name<BarrierAlgorithm>},
+       {"HYMPI_ORDERS", int64_t(o.orders), &core::show_name<MemoryOrders>},
        {"HYMPI_COLL_BUFFER", int64_t(o.collective_buffer_bytes)},
        {"HYMPI_VERIFY", o.verify}});
   return options;

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/name_table.hpp"
 #include "hympi/options.hpp"
 #include "hympi/types.hpp"
 
@@ -36,12 +37,24 @@ double parse_seconds(const char* variable, const char* value) {
   return parsed;
 }
 
-bool parse_flag(const char* variable, const char* value) {
-  if (!std::strcmp(value, "1") || !std::strcmp(value, "on") || !std::strcmp(value, "true"))
-    return true;
-  if (!std::strcmp(value, "0") || !std::strcmp(value, "off") || !std::strcmp(value, "false"))
-    return false;
-  bad_value(variable, value, "1/on/true or 0/off/false");
+constexpr core::Named<WaitPolicy> kWaitPolicies[] = {{WaitPolicy::adaptive, "adaptive"},
+                                                     {WaitPolicy::spin, "spin"},
+                                                     {WaitPolicy::yield, "yield"},
+                                                     {WaitPolicy::sleep, "sleep"}};
+constexpr core::Named<BarrierAlgorithm> kBarriers[] = {{BarrierAlgorithm::combining, "combining"},
+                                                       {BarrierAlgorithm::counter_tree, "counter_tree"},
+                                                       {BarrierAlgorithm::counter_flat, "counter_flat"}};
+constexpr core::Named<MemoryOrders> kOrders[] = {{MemoryOrders::tuned, "tuned"}, {MemoryOrders::seq_cst, "seq_cst"}};
+constexpr core::Named<bool> kFlags[] = {{true, "1"},  {true, "on"},   {true, "true"},
+                                        {false, "0"}, {false, "off"}, {false, "false"}};
+constexpr const char* kFlagValues = "1/on/true or 0/off/false";
+
+/// The value of `table` that `value` names; anything else is an error listing the names
+/// (or saying `accepted`).
+template <class Table>
+auto parse_name(const Table& table, const char* variable, const char* value, const char* accepted = nullptr) {
+  if (auto parsed = core::value_in(table, value)) return *parsed;
+  bad_value(variable, value, accepted ? accepted : core::names_in(table, " or ").c_str());
 }
 
 }  // namespace
@@ -51,13 +64,7 @@ Options Options::from_env() {
   if (const char* v = env("HYMPI_NODE_SIZE"))
     o.node_size = int(parse_integer("HYMPI_NODE_SIZE", v, 1,
                                     "a positive number of ranks per emulated node, e.g. 2"));
-  if (const char* v = env("HYMPI_WAIT")) {
-    if (!std::strcmp(v, "adaptive")) o.wait = WaitPolicy::adaptive;
-    else if (!std::strcmp(v, "spin")) o.wait = WaitPolicy::spin;
-    else if (!std::strcmp(v, "yield")) o.wait = WaitPolicy::yield;
-    else if (!std::strcmp(v, "sleep")) o.wait = WaitPolicy::sleep;
-    else bad_value("HYMPI_WAIT", v, "adaptive, spin, yield or sleep");
-  }
+  if (const char* v = env("HYMPI_WAIT")) o.wait = parse_name(kWaitPolicies, "HYMPI_WAIT", v);
   if (const char* v = env("HYMPI_TIMEOUT")) o.timeout_s = parse_seconds("HYMPI_TIMEOUT", v);
   if (const char* v = env("HYMPI_TREE")) {
     if (!std::strcmp(v, "binomial")) {
@@ -70,47 +77,19 @@ Options Options::from_env() {
       bad_value("HYMPI_TREE", v, "binomial or kary:K with K in 1..16");
     }
   }
-  if (const char* v = env("HYMPI_TOPO_AWARE")) o.topology_aware = parse_flag("HYMPI_TOPO_AWARE", v);
-  if (const char* v = env("HYMPI_BARRIER")) {
-    if (!std::strcmp(v, "combining")) o.barrier = BarrierAlgorithm::combining;
-    else if (!std::strcmp(v, "counter_tree")) o.barrier = BarrierAlgorithm::counter_tree;
-    else if (!std::strcmp(v, "counter_flat")) o.barrier = BarrierAlgorithm::counter_flat;
-    else bad_value("HYMPI_BARRIER", v, "combining, counter_tree or counter_flat");
-  }
-  if (const char* v = env("HYMPI_ORDERS")) {
-    if (!std::strcmp(v, "tuned")) o.orders = MemoryOrders::tuned;
-    else if (!std::strcmp(v, "seq_cst")) o.orders = MemoryOrders::seq_cst;
-    else bad_value("HYMPI_ORDERS", v, "tuned or seq_cst");
-  }
+  if (const char* v = env("HYMPI_TOPO_AWARE")) o.topology_aware = parse_name(kFlags, "HYMPI_TOPO_AWARE", v, kFlagValues);
+  if (const char* v = env("HYMPI_BARRIER")) o.barrier = parse_name(kBarriers, "HYMPI_BARRIER", v);
+  if (const char* v = env("HYMPI_ORDERS")) o.orders = parse_name(kOrders, "HYMPI_ORDERS", v);
   if (const char* v = env("HYMPI_COLL_BUFFER"))
     o.collective_buffer_bytes = std::size_t(parse_integer(
         "HYMPI_COLL_BUFFER", v, 64, "a buffer size in bytes >= 64, e.g. 262144"));
-  if (const char* v = env("HYMPI_VERIFY")) o.verify = parse_flag("HYMPI_VERIFY", v);
+  if (const char* v = env("HYMPI_VERIFY")) o.verify = parse_name(kFlags, "HYMPI_VERIFY", v, kFlagValues);
   return o;
 }
 
-const char* name_of(WaitPolicy policy) {
-  switch (policy) {
-    case WaitPolicy::adaptive: return "adaptive";
-    case WaitPolicy::spin: return "spin";
-    case WaitPolicy::yield: return "yield";
-    case WaitPolicy::sleep: return "sleep";
-  }
-  return "?";
-}
-
-const char* name_of(BarrierAlgorithm algorithm) {
-  switch (algorithm) {
-    case BarrierAlgorithm::combining: return "combining";
-    case BarrierAlgorithm::counter_tree: return "counter_tree";
-    case BarrierAlgorithm::counter_flat: return "counter_flat";
-  }
-  return "?";
-}
-
-const char* name_of(MemoryOrders orders) {
-  return orders == MemoryOrders::tuned ? "tuned" : "seq_cst";
-}
+const char* name_of(WaitPolicy policy) { return core::name_in(kWaitPolicies, policy); }
+const char* name_of(BarrierAlgorithm algorithm) { return core::name_in(kBarriers, algorithm); }
+const char* name_of(MemoryOrders orders) { return core::name_in(kOrders, orders); }
 
 std::string describe(const Options& o) {
   std::string tree = o.tree == TreeShape::binomial ? "binomial" : "kary:" + std::to_string(o.tree_arity);
