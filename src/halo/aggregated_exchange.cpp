@@ -71,13 +71,13 @@ std::vector<Group> make_groups(std::vector<Message> messages, bool outgoing, con
 template <class Orders>
 class AggregatedExchange final : public Exchange {
  public:
-  AggregatedExchange(std::vector<PeerPlan> peers, MPI_Comm comm, const ShmSetup& setup, HaloStats& stats)
+  AggregatedExchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup)
       : peers_(std::move(peers)),
         wait_(setup.wait),
         topo_(setup.topology),
         self_(setup.topology.node_rank()),
         fields_(setup.fields),
-        comm_(comm) {
+        comm_(setup.comm) {
     // Everyone's internode traffic on this node: (peer, bytes out, bytes in) per rank.
     std::vector<long long> mine;
     for (const PeerPlan& p : peers_)
@@ -113,8 +113,8 @@ class AggregatedExchange final : public Exchange {
         if (m.local == self_) g.mine.emplace_back(plan(m.src), m.offset);
     for (const Group& g : send_)
       if (g.owner == self_) {
-        stats.internode_messages += 1;
-        for (const Message& m : g.messages) stats.internode_bytes += m.bytes;
+        stats_.internode_messages += 1;
+        for (const Message& m : g.messages) stats_.internode_bytes += m.bytes;
       }
 
     // Every rank's region, computed identically everywhere: [counters of the groups it
@@ -136,15 +136,17 @@ class AggregatedExchange final : public Exchange {
     region_ = setup.arena.allocate(used[std::size_t(self_)], 128);
 
     for (Group& g : send_)
-      if (g.owner == self_) requests_for(g, comm, true);
+      if (g.owner == self_) requests_for(g, true);
     for (Group& g : recv_)
-      if (g.owner == self_) requests_for(g, comm, false);
+      if (g.owner == self_) requests_for(g, false);
   }
 
   ~AggregatedExchange() override {
     for (MPI_Request& r : send_requests_) MPI_Request_free(&r);
     for (MPI_Request& r : recv_requests_) MPI_Request_free(&r);
   }
+
+  HaloStats stats() const override { return stats_; }
 
   void begin(Vectors vectors) override {
     const uint64_t k = ++k_;
@@ -229,15 +231,15 @@ class AggregatedExchange final : public Exchange {
   }
 
  private:
-  void requests_for(const Group& g, MPI_Comm comm, bool send) {
+  void requests_for(const Group& g, bool send) {
     if (g.bytes > std::size_t(std::numeric_limits<int>::max()))
       throw Error("hympi: Halo(aggregated): a node-pair message exceeds 2 GiB; use fewer fields per update");
     std::byte* region = region_.local + g.region_at;
     MPI_Request request;
     if (send)
-      mpi::check(MPI_Send_init(region, int(g.bytes), MPI_BYTE, g.remote_owner, kTag, comm, &request), "MPI_Send_init");
+      mpi::check(MPI_Send_init(region, int(g.bytes), MPI_BYTE, g.remote_owner, kTag, comm_, &request), "MPI_Send_init");
     else
-      mpi::check(MPI_Recv_init(region, int(g.bytes), MPI_BYTE, g.remote_owner, kTag, comm, &request), "MPI_Recv_init");
+      mpi::check(MPI_Recv_init(region, int(g.bytes), MPI_BYTE, g.remote_owner, kTag, comm_, &request), "MPI_Recv_init");
     (send ? send_requests_ : recv_requests_).push_back(request);
   }
 
@@ -271,6 +273,7 @@ class AggregatedExchange final : public Exchange {
   int self_, fields_;
   MPI_Comm comm_;
   std::vector<Group> send_, recv_;
+  HaloStats stats_;
   mpi::SharedRegion region_;
   std::vector<MPI_Request> send_requests_, recv_requests_;
   uint64_t k_ = 0;
@@ -278,9 +281,8 @@ class AggregatedExchange final : public Exchange {
 
 }  // namespace
 
-std::unique_ptr<Exchange> make_aggregated_exchange(std::vector<PeerPlan> peers, MPI_Comm comm,
-                                                   const ShmSetup& setup, HaloStats& stats) {
-  return make_for_orders<AggregatedExchange>(setup.orders, std::move(peers), comm, setup, stats);
+std::unique_ptr<Exchange> make_aggregated_exchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup) {
+  return make_for_orders<AggregatedExchange>(setup.orders, std::move(peers), setup);
 }
 
 }  // namespace hympi::halo

@@ -27,19 +27,15 @@
 // sent >= k (wait_sendable), and add to `read` at release_received() instead of in end().
 #pragma once
 
-#include <mpi.h>
-
 #include <memory>
 #include <vector>
 
 #include "halo/exchange.hpp"
-#include "halo/shm_exchange.hpp"
 
 namespace hympi::halo {
 
-/// Collective on the node. `peers`: this rank's internode neighbours. `comm`: the Halo's.
-/// Adds the node-pair messages this rank sends (and their payload bytes) to `stats`.
-std::unique_ptr<Exchange> make_aggregated_exchange(std::vector<PeerPlan> peers, MPI_Comm comm,
-                                                   const ShmSetup& setup, HaloStats& stats);
+/// Collective on the node. `peers`: this rank's internode neighbours. Its stats() are the
+/// node-pair messages this rank sends (and their payload bytes).
+std::unique_ptr<Exchange> make_aggregated_exchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup);
 
 }  // namespace hympi::halo

@@ -29,4 +29,23 @@ std::vector<PeerPlan> peer_plans(const Pattern::Data& pattern, Where where) {
   return plans;
 }
 
+HaloStats peer_stats(std::span<const PeerPlan> peers, int fields) {
+  HaloStats stats;
+  for (const PeerPlan& peer : peers) {
+    const std::size_t bytes = peer.send_bytes(fields);
+    if (bytes == 0) continue;
+    const bool intranode = peer.node_rank >= 0;
+    (intranode ? stats.intranode_messages : stats.internode_messages) += 1;
+    (intranode ? stats.intranode_bytes : stats.internode_bytes) += bytes;
+  }
+  return stats;
+}
+
+void add_stats(HaloStats& total, const HaloStats& part) {
+  total.internode_messages += part.internode_messages;
+  total.internode_bytes += part.internode_bytes;
+  total.intranode_messages += part.intranode_messages;
+  total.intranode_bytes += part.intranode_bytes;
+}
+
 }  // namespace hympi::halo

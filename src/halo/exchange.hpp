@@ -3,17 +3,36 @@
 // first) overlaps the intranode copies.
 #pragma once
 
+#include <mpi.h>
+
 #include <cstddef>
 #include <optional>
 #include <span>
 #include <vector>
 
+#include "core/wait.hpp"
 #include "halo/copy_plan.hpp"
 #include "halo/pattern_data.hpp"
+#include "hympi/options.hpp"
+#include "hympi/topology.hpp"
+#include "mpi/shared_arena.hpp"
 
 namespace hympi::halo {
 
 using Vectors = std::span<void* const>;
+
+/// What every part is made from. Making a part is collective on the Halo's communicator
+/// (MPI parts) or on the node (shared-memory parts).
+struct ExchangeSetup {
+  const Pattern::Data& pattern;
+  const Topology& topology;
+  MPI_Comm comm;                               // the Halo's own: its messages match nothing else
+  mpi::SharedArena& arena;                     // the Halo's own: freed with it
+  std::span<const mpi::SharedRegion> vectors;  // the shared fields (shm_direct), every node rank's
+  core::WaitConfig wait;
+  MemoryOrders orders;
+  int fields;
+};
 
 /// One neighbour's packed messages in a part's own buffers (zero-copy).
 struct MessageBuffers {
@@ -26,6 +45,8 @@ class Exchange {
   virtual ~Exchange() = default;
   virtual void begin(Vectors vectors) = 0;
   virtual void end(Vectors vectors) = 0;
+  /// The messages this part sends per update (deterministic: from the plans).
+  virtual HaloStats stats() const = 0;
 
   // Zero-copy (a Halo in buffer mode): begin/end get no vectors, so nothing is packed or
   // unpacked; the user writes send buffers after wait_sendable() and reads receive buffers
@@ -59,6 +80,11 @@ enum class Where { intranode, internode, everywhere };
 
 /// The plans of the pattern's neighbours that are `where`.
 std::vector<PeerPlan> peer_plans(const Pattern::Data& pattern, Where where);
+
+/// One message per peer this rank sends data to, counted by where the peer is.
+HaloStats peer_stats(std::span<const PeerPlan> peers, int fields);
+/// Adds `part`'s messages and bytes to `total`.
+void add_stats(HaloStats& total, const HaloStats& part);
 
 /// Rounds up to a cache line.
 inline std::size_t line_up(std::size_t bytes) { return (bytes + 63) & ~std::size_t(63); }

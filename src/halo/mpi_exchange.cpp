@@ -13,29 +13,28 @@ constexpr int kTag = 7411;  // the Halo's own communicator carries nothing else
 
 class MpiExchange final : public Exchange {
  public:
-  MpiExchange(std::vector<PeerPlan> peers, MPI_Comm comm, int fields, const core::WaitConfig& wait,
-              int world_rank)
-      : peers_(std::move(peers)), wait_(wait), world_rank_(world_rank), fields_(fields) {
+  MpiExchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup)
+      : peers_(std::move(peers)), wait_(setup.wait), world_rank_(setup.topology.world_rank()), fields_(setup.fields) {
     // The watchdog names the operation with every peer (the first one as the rank).
     std::string from, to;
     for (const PeerPlan& p : peers_) {
-      if (p.recv_bytes(fields) > 0) from += (from.empty() ? " " : ", ") + std::to_string(p.rank);
-      if (p.send_bytes(fields) > 0) to += (to.empty() ? " " : ", ") + std::to_string(p.rank);
-      if (p.recv_bytes(fields) > 0 && first_from_ < 0) first_from_ = p.rank;
-      if (p.send_bytes(fields) > 0 && first_to_ < 0) first_to_ = p.rank;
+      if (p.recv_bytes(fields_) > 0) from += (from.empty() ? " " : ", ") + std::to_string(p.rank);
+      if (p.send_bytes(fields_) > 0) to += (to.empty() ? " " : ", ") + std::to_string(p.rank);
+      if (p.recv_bytes(fields_) > 0 && first_from_ < 0) first_from_ = p.rank;
+      if (p.send_bytes(fields_) > 0 && first_to_ < 0) first_to_ = p.rank;
     }
     receive_site_ = "ghost update: MPI receives from rank(s)" + from;
     send_site_ = "ghost update: MPI sends to rank(s)" + to;
     std::size_t send_total = 0, recv_total = 0;
     for (const PeerPlan& p : peers_) {
-      send_total += line_up(p.send_bytes(fields));
-      recv_total += line_up(p.recv_bytes(fields));
+      send_total += line_up(p.send_bytes(fields_));
+      recv_total += line_up(p.recv_bytes(fields_));
     }
     send_buffer_.resize(send_total);
     recv_buffer_.resize(recv_total);
     std::size_t s = 0, r = 0;
     for (const PeerPlan& p : peers_) {
-      const std::size_t out = p.send_bytes(fields), in = p.recv_bytes(fields);
+      const std::size_t out = p.send_bytes(fields_), in = p.recv_bytes(fields_);
       if (out > std::size_t(std::numeric_limits<int>::max()) || in > std::size_t(std::numeric_limits<int>::max()))
         throw Error("hympi: Halo: a message to or from rank " + std::to_string(p.rank) +
                     " exceeds 2 GiB; use fewer fields per update");
@@ -43,13 +42,13 @@ class MpiExchange final : public Exchange {
       recv_at_.push_back(r);
       if (in > 0) {
         recv_requests_.emplace_back();
-        mpi::check(MPI_Recv_init(recv_buffer_.data() + r, int(in), MPI_BYTE, p.rank, kTag, comm,
+        mpi::check(MPI_Recv_init(recv_buffer_.data() + r, int(in), MPI_BYTE, p.rank, kTag, setup.comm,
                                  &recv_requests_.back()),
                    "MPI_Recv_init (ghost update)");
       }
       if (out > 0) {
         send_requests_.emplace_back();
-        mpi::check(MPI_Send_init(send_buffer_.data() + s, int(out), MPI_BYTE, p.rank, kTag, comm,
+        mpi::check(MPI_Send_init(send_buffer_.data() + s, int(out), MPI_BYTE, p.rank, kTag, setup.comm,
                                  &send_requests_.back()),
                    "MPI_Send_init (ghost update)");
       }
@@ -78,6 +77,8 @@ class MpiExchange final : public Exchange {
     mpi::wait_all(send_requests_, wait_, {send_site_.c_str(), world_rank_, first_to_});
   }
 
+  HaloStats stats() const override { return peer_stats(peers_, fields_); }
+
   // Zero-copy: the packed buffers. end() completed the sends; receives restart in begin().
   bool has_buffers() const override { return true; }
   std::optional<MessageBuffers> buffers(std::size_t index) override {
@@ -101,9 +102,8 @@ class MpiExchange final : public Exchange {
 
 }  // namespace
 
-std::unique_ptr<Exchange> make_mpi_exchange(std::vector<PeerPlan> peers, MPI_Comm comm, int fields,
-                                            const core::WaitConfig& wait, int world_rank) {
-  return std::make_unique<MpiExchange>(std::move(peers), comm, fields, wait, world_rank);
+std::unique_ptr<Exchange> make_mpi_exchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup) {
+  return std::make_unique<MpiExchange>(std::move(peers), setup);
 }
 
 }  // namespace hympi::halo

@@ -4,17 +4,13 @@
 // shared-memory strategies (option 2 of their Section 5.3).
 #pragma once
 
-#include <mpi.h>
-
 #include <memory>
 #include <vector>
 
-#include "core/wait.hpp"
 #include "halo/exchange.hpp"
 
 namespace hympi::halo {
 
-std::unique_ptr<Exchange> make_mpi_exchange(std::vector<PeerPlan> peers, MPI_Comm comm, int fields,
-                                            const core::WaitConfig& wait, int world_rank);
+std::unique_ptr<Exchange> make_mpi_exchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup);
 
 }  // namespace hympi::halo

@@ -8,17 +8,16 @@ namespace {
 
 class NeighborExchange final : public Exchange {
  public:
-  NeighborExchange(std::vector<PeerPlan> peers, MPI_Comm comm, int fields, const core::WaitConfig& wait,
-                   int world_rank)
-      : peers_(std::move(peers)), wait_(wait), world_rank_(world_rank) {
+  NeighborExchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup)
+      : peers_(std::move(peers)), wait_(setup.wait), world_rank_(setup.topology.world_rank()), fields_(setup.fields) {
     // Every neighbour is both a source and a destination (a zero count where one direction
     // is empty), so one list serves both sides of the graph.
     std::vector<int> ranks;
     int s = 0, r = 0;
     for (const PeerPlan& p : peers_) {
       ranks.push_back(p.rank);
-      send_counts_.push_back(int(p.send_bytes(fields)));
-      recv_counts_.push_back(int(p.recv_bytes(fields)));
+      send_counts_.push_back(int(p.send_bytes(fields_)));
+      recv_counts_.push_back(int(p.recv_bytes(fields_)));
       send_displs_.push_back(s);
       recv_displs_.push_back(r);
       s += send_counts_.back();
@@ -27,7 +26,7 @@ class NeighborExchange final : public Exchange {
     send_buffer_.resize(std::size_t(s));
     recv_buffer_.resize(std::size_t(r));
     const int degree = int(ranks.size());
-    mpi::check(MPI_Dist_graph_create_adjacent(comm, degree, ranks.data(), MPI_UNWEIGHTED, degree, ranks.data(),
+    mpi::check(MPI_Dist_graph_create_adjacent(setup.comm, degree, ranks.data(), MPI_UNWEIGHTED, degree, ranks.data(),
                                               MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph_),
                "MPI_Dist_graph_create_adjacent (ghost update)");
 #if MPI_VERSION >= 4
@@ -44,6 +43,8 @@ class NeighborExchange final : public Exchange {
 #endif
     MPI_Comm_free(&graph_);
   }
+
+  HaloStats stats() const override { return peer_stats(peers_, fields_); }
 
   void begin(Vectors vectors) override {
     for (std::size_t i = 0; i < peers_.size(); ++i)
@@ -67,7 +68,7 @@ class NeighborExchange final : public Exchange {
  private:
   std::vector<PeerPlan> peers_;
   core::WaitConfig wait_;
-  int world_rank_;
+  int world_rank_, fields_;
   std::vector<int> send_counts_, recv_counts_, send_displs_, recv_displs_;
   std::vector<std::byte> send_buffer_, recv_buffer_;
   MPI_Comm graph_ = MPI_COMM_NULL;
@@ -76,9 +77,8 @@ class NeighborExchange final : public Exchange {
 
 }  // namespace
 
-std::unique_ptr<Exchange> make_neighbor_exchange(std::vector<PeerPlan> peers, MPI_Comm comm, int fields,
-                                                 const core::WaitConfig& wait, int world_rank) {
-  return std::make_unique<NeighborExchange>(std::move(peers), comm, fields, wait, world_rank);
+std::unique_ptr<Exchange> make_neighbor_exchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup) {
+  return std::make_unique<NeighborExchange>(std::move(peers), setup);
 }
 
 }  // namespace hympi::halo

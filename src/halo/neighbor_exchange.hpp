@@ -3,17 +3,13 @@
 // persistent form MPI_Neighbor_alltoallv_init where the MPI library is MPI-4.
 #pragma once
 
-#include <mpi.h>
-
 #include <memory>
 #include <vector>
 
-#include "core/wait.hpp"
 #include "halo/exchange.hpp"
 
 namespace hympi::halo {
 
-std::unique_ptr<Exchange> make_neighbor_exchange(std::vector<PeerPlan> peers, MPI_Comm comm, int fields,
-                                                 const core::WaitConfig& wait, int world_rank);
+std::unique_ptr<Exchange> make_neighbor_exchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup);
 
 }  // namespace hympi::halo

@@ -13,130 +13,14 @@ namespace {
 
 using mpi::check;
 
-class RmaExchange final : public Exchange {
+/// What the three variants share: the window of receive blocks (and, for rma_lock, the
+/// flag window), the links to and from each intranode peer, and a watchdog over blocking
+/// window calls.
+class RmaExchange : public Exchange {
  public:
-  RmaExchange(Strategy strategy, std::vector<PeerPlan> peers, const ShmSetup& setup)
-      : strategy_(strategy),
-        peers_(std::move(peers)),
-        wait_(setup.wait),
-        members_(setup.topology.node_members()),
-        self_(setup.topology.node_rank()) {
-    const Topology& topo = setup.topology;
-    const std::size_t node_size = std::size_t(topo.node_size());
-    // Per peer: {its receive block in my segment, its ready flag in mine, its ack flag in mine}.
-    std::vector<unsigned long long> mine(3 * node_size, 0), theirs(3 * node_size, 0);
-    std::size_t data_bytes = 0, flag_bytes = 0;
-    for (const PeerPlan& p : peers_) {
-      const std::size_t q = std::size_t(p.node_rank);
-      if (p.recv_bytes(setup.fields) > 0) {
-        mine[3 * q] = data_bytes;
-        data_bytes += line_up(p.recv_bytes(setup.fields));
-        mine[3 * q + 1] = flag_bytes;
-        flag_bytes += 64;
-      }
-      if (p.send_bytes(setup.fields) > 0) {
-        mine[3 * q + 2] = flag_bytes;
-        flag_bytes += 64;
-      }
-    }
-    check(MPI_Alltoall(mine.data(), 3, MPI_UNSIGNED_LONG_LONG, theirs.data(), 3, MPI_UNSIGNED_LONG_LONG, topo.node()),
-          "MPI_Alltoall (RMA ghost update layout)");
-    data_.emplace(topo.node(), data_bytes, 64);
-    if (strategy_ == Strategy::rma_lock) flags_.emplace(topo.node(), flag_bytes, 64);
+  HaloStats stats() const override { return peer_stats(peers_, fields_); }
 
-    std::vector<int> to, from;  // node ranks I store into / that store into me
-    auto flag = [&](int rank, unsigned long long at) {
-      return flags_ ? reinterpret_cast<uint64_t*>(flags_->segment(rank) + at) : nullptr;
-    };
-    for (const PeerPlan& p : peers_) {
-      const std::size_t q = std::size_t(p.node_rank);
-      if (p.send_bytes(setup.fields) > 0) {
-        to.push_back(p.node_rank);
-        out_.push_back({&p, data_->segment(p.node_rank) + theirs[3 * q], flag(p.node_rank, theirs[3 * q + 1]),
-                        flag(self_, mine[3 * q + 2])});
-      }
-      if (p.recv_bytes(setup.fields) > 0) {
-        from.push_back(p.node_rank);
-        in_.push_back({&p, data_->local() + mine[3 * q], flag(self_, mine[3 * q + 1]),
-                       flag(p.node_rank, theirs[3 * q + 2])});
-      }
-    }
-    if (strategy_ == Strategy::rma_lock) {
-      check(MPI_Win_lock_all(MPI_MODE_NOCHECK, data_->win()), "MPI_Win_lock_all (data)");
-      check(MPI_Win_lock_all(MPI_MODE_NOCHECK, flags_->win()), "MPI_Win_lock_all (flags)");
-    }
-    MPI_Group node_group;
-    check(MPI_Comm_group(topo.node(), &node_group), "MPI_Comm_group");
-    check(MPI_Group_incl(node_group, int(to.size()), to.data(), &to_group_), "MPI_Group_incl");
-    check(MPI_Group_incl(node_group, int(from.size()), from.data(), &from_group_), "MPI_Group_incl");
-    MPI_Group_free(&node_group);
-    if (wait_.timeout_s > 0) watchdog_.emplace(wait_.timeout_s, members_[std::size_t(self_)]);
-  }
-
-  ~RmaExchange() override {
-    if (strategy_ == Strategy::rma_lock) {
-      MPI_Win_unlock_all(flags_->win());
-      MPI_Win_unlock_all(data_->win());
-    }
-    MPI_Group_free(&to_group_);
-    MPI_Group_free(&from_group_);
-  }
-
-  void begin(Vectors vectors) override {
-    ++k_;
-    switch (strategy_) {
-      case Strategy::rma_fence:
-        blocking("ghost update: MPI_Win_fence (before the stores)", [&] { return MPI_Win_fence(0, data_->win()); });
-        store_all(vectors);
-        break;
-      case Strategy::rma_pscw:
-        if (!in_.empty()) check(MPI_Win_post(from_group_, 0, data_->win()), "MPI_Win_post (ghost update)");
-        if (!out_.empty()) {
-          blocking("ghost update: MPI_Win_start", [&] { return MPI_Win_start(to_group_, 0, data_->win()); });
-          store_all(vectors);
-        }
-        break;
-      default:  // rma_lock
-        for (Link& l : out_) {
-          wait_flag(l.ack, k_ - 1, "ghost update (rma_lock): acknowledgement from a receiver", *l.peer);
-          l.peer->pack_fields(vectors, l.block);
-          raise_flag(l.ready);
-        }
-    }
-  }
-
-  void end(Vectors vectors) override {
-    switch (strategy_) {
-      case Strategy::rma_fence:
-        blocking("ghost update: MPI_Win_fence (after the stores)", [&] { return MPI_Win_fence(0, data_->win()); });
-        for (Link& l : in_) l.peer->unpack_fields(l.block, vectors);
-        break;
-      case Strategy::rma_pscw:
-        if (!out_.empty())
-          blocking("ghost update: MPI_Win_complete", [&] { return MPI_Win_complete(data_->win()); });
-        if (!in_.empty()) {
-          int code = MPI_SUCCESS;
-          auto done = [&] {
-            int flag = 0;
-            code = MPI_Win_test(data_->win(), &flag);
-            return flag != 0 || code != MPI_SUCCESS;
-          };
-          core::poll_until(done, wait_, {"ghost update: MPI_Win_wait", members_[std::size_t(self_)], -1},
-                           "an intranode sender never completed its access epoch");
-          check(code, "MPI_Win_test (ghost update)");
-          for (Link& l : in_) l.peer->unpack_fields(l.block, vectors);
-        }
-        break;
-      default:  // rma_lock
-        for (Link& l : in_) {
-          wait_flag(l.ready, k_, "ghost update (rma_lock): data from a sender", *l.peer);
-          l.peer->unpack_fields(l.block, vectors);
-          raise_flag(l.ack);
-        }
-    }
-  }
-
- private:
+ protected:
   struct Link {
     const PeerPlan* peer;
     std::byte* block;  // the receive block (at the receiver)
@@ -144,15 +28,172 @@ class RmaExchange final : public Exchange {
     uint64_t* ack;     // rma_lock: in the sender's flag segment
   };
 
+  RmaExchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup, bool with_flags)
+      : peers_(std::move(peers)),
+        wait_(setup.wait),
+        members_(setup.topology.node_members()),
+        self_(setup.topology.node_rank()),
+        fields_(setup.fields) {
+    const Topology& topo = setup.topology;
+    const std::size_t node_size = std::size_t(topo.node_size());
+    // Per peer: {its receive block in my segment, its ready flag in mine, its ack flag in mine}.
+    std::vector<unsigned long long> mine(3 * node_size, 0), theirs(3 * node_size, 0);
+    std::size_t data_bytes = 0, flag_bytes = 0;
+    for (const PeerPlan& p : peers_) {
+      const std::size_t q = std::size_t(p.node_rank);
+      if (p.recv_bytes(fields_) > 0) {
+        mine[3 * q] = data_bytes;
+        data_bytes += line_up(p.recv_bytes(fields_));
+        mine[3 * q + 1] = flag_bytes;
+        flag_bytes += 64;
+      }
+      if (p.send_bytes(fields_) > 0) {
+        mine[3 * q + 2] = flag_bytes;
+        flag_bytes += 64;
+      }
+    }
+    check(MPI_Alltoall(mine.data(), 3, MPI_UNSIGNED_LONG_LONG, theirs.data(), 3, MPI_UNSIGNED_LONG_LONG, topo.node()),
+          "MPI_Alltoall (RMA ghost update layout)");
+    data_.emplace(topo.node(), data_bytes, 64);
+    if (with_flags) flags_.emplace(topo.node(), flag_bytes, 64);
+
+    auto flag = [&](int rank, unsigned long long at) {
+      return flags_ ? reinterpret_cast<uint64_t*>(flags_->segment(rank) + at) : nullptr;
+    };
+    for (const PeerPlan& p : peers_) {
+      const std::size_t q = std::size_t(p.node_rank);
+      if (p.send_bytes(fields_) > 0)
+        out_.push_back({&p, data_->segment(p.node_rank) + theirs[3 * q], flag(p.node_rank, theirs[3 * q + 1]),
+                        flag(self_, mine[3 * q + 2])});
+      if (p.recv_bytes(fields_) > 0)
+        in_.push_back({&p, data_->local() + mine[3 * q], flag(self_, mine[3 * q + 1]),
+                       flag(p.node_rank, theirs[3 * q + 2])});
+    }
+    if (wait_.timeout_s > 0) watchdog_.emplace(wait_.timeout_s, members_[std::size_t(self_)]);
+  }
+
   void store_all(Vectors vectors) {
     for (Link& l : out_) l.peer->pack_fields(vectors, l.block);
   }
+  void load_all(Vectors vectors) {
+    for (Link& l : in_) l.peer->unpack_fields(l.block, vectors);
+  }
 
+  /// A blocking window call under the watchdog.
   template <class Call>
   void blocking(const char* operation, Call call) {
     check(core::watched(watchdog_ ? &*watchdog_ : nullptr, operation, call), operation);
   }
 
+  /// Node ranks of the links' peers: the group a PSCW epoch names.
+  MPI_Group group_of(const std::vector<Link>& links, MPI_Comm node) const {
+    std::vector<int> ranks;
+    for (const Link& l : links) ranks.push_back(l.peer->node_rank);
+    MPI_Group node_group, group;
+    check(MPI_Comm_group(node, &node_group), "MPI_Comm_group");
+    check(MPI_Group_incl(node_group, int(ranks.size()), ranks.data(), &group), "MPI_Group_incl");
+    MPI_Group_free(&node_group);
+    return group;
+  }
+
+  std::vector<PeerPlan> peers_;
+  core::WaitConfig wait_;
+  const std::vector<int>& members_;
+  int self_, fields_;
+  std::optional<SharedWindow> data_, flags_;
+  std::vector<Link> out_, in_;  // links I store into / that store into me
+  std::optional<core::WatchdogThread> watchdog_;
+};
+
+/// rma_fence: MPI_Win_fence before the stores and after them, collective over the node.
+class FenceExchange final : public RmaExchange {
+ public:
+  FenceExchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup) : RmaExchange(std::move(peers), setup, false) {}
+
+  void begin(Vectors vectors) override {
+    blocking("ghost update: MPI_Win_fence (before the stores)", [&] { return MPI_Win_fence(0, data_->win()); });
+    store_all(vectors);
+  }
+
+  void end(Vectors vectors) override {
+    blocking("ghost update: MPI_Win_fence (after the stores)", [&] { return MPI_Win_fence(0, data_->win()); });
+    load_all(vectors);
+  }
+};
+
+/// rma_pscw: the receiver exposes its window to its senders (post ... wait), the sender
+/// accesses its receivers' (start ... complete); ranks with empty groups skip the calls.
+class PscwExchange final : public RmaExchange {
+ public:
+  PscwExchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup)
+      : RmaExchange(std::move(peers), setup, false),
+        to_group_(group_of(out_, setup.topology.node())),
+        from_group_(group_of(in_, setup.topology.node())) {}
+
+  ~PscwExchange() override {
+    MPI_Group_free(&to_group_);
+    MPI_Group_free(&from_group_);
+  }
+
+  void begin(Vectors vectors) override {
+    if (!in_.empty()) check(MPI_Win_post(from_group_, 0, data_->win()), "MPI_Win_post (ghost update)");
+    if (!out_.empty()) {
+      blocking("ghost update: MPI_Win_start", [&] { return MPI_Win_start(to_group_, 0, data_->win()); });
+      store_all(vectors);
+    }
+  }
+
+  void end(Vectors vectors) override {
+    if (!out_.empty()) blocking("ghost update: MPI_Win_complete", [&] { return MPI_Win_complete(data_->win()); });
+    if (in_.empty()) return;
+    int code = MPI_SUCCESS;
+    auto done = [&] {
+      int flag = 0;
+      code = MPI_Win_test(data_->win(), &flag);
+      return flag != 0 || code != MPI_SUCCESS;
+    };
+    core::poll_until(done, wait_, {"ghost update: MPI_Win_wait", members_[std::size_t(self_)], -1},
+                     "an intranode sender never completed its access epoch");
+    check(code, "MPI_Win_test (ghost update)");
+    load_all(vectors);
+  }
+
+ private:
+  MPI_Group to_group_, from_group_;
+};
+
+/// rma_lock: one MPI_Win_lock_all epoch on both windows for the Halo's life; monotonic
+/// `ready` and `ack` flags synchronized by MPI_Win_sync.
+class LockExchange final : public RmaExchange {
+ public:
+  LockExchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup) : RmaExchange(std::move(peers), setup, true) {
+    check(MPI_Win_lock_all(MPI_MODE_NOCHECK, data_->win()), "MPI_Win_lock_all (data)");
+    check(MPI_Win_lock_all(MPI_MODE_NOCHECK, flags_->win()), "MPI_Win_lock_all (flags)");
+  }
+
+  ~LockExchange() override {
+    MPI_Win_unlock_all(flags_->win());
+    MPI_Win_unlock_all(data_->win());
+  }
+
+  void begin(Vectors vectors) override {
+    ++k_;
+    for (Link& l : out_) {
+      wait_flag(l.ack, k_ - 1, "ghost update (rma_lock): acknowledgement from a receiver", *l.peer);
+      l.peer->pack_fields(vectors, l.block);
+      raise_flag(l.ready);
+    }
+  }
+
+  void end(Vectors vectors) override {
+    for (Link& l : in_) {
+      wait_flag(l.ready, k_, "ghost update (rma_lock): data from a sender", *l.peer);
+      l.peer->unpack_fields(l.block, vectors);
+      raise_flag(l.ack);
+    }
+  }
+
+ private:
   // Inside the passive-target epoch opened at setup (MPI_Win_lock_all on both windows),
   // MPI_Win_sync is the memory barrier of the unified model: every data store is synced
   // before the flag store, and the flag load is synced before the data loads. The atomic
@@ -179,22 +220,21 @@ class RmaExchange final : public Exchange {
     check(MPI_Win_sync(data_->win()), "MPI_Win_sync (data)");
   }
 
-  Strategy strategy_;
-  std::vector<PeerPlan> peers_;
-  core::WaitConfig wait_;
-  const std::vector<int>& members_;
-  int self_;
-  uint64_t k_ = 0;
-  std::optional<SharedWindow> data_, flags_;
-  std::vector<Link> out_, in_;
-  MPI_Group to_group_ = MPI_GROUP_NULL, from_group_ = MPI_GROUP_NULL;
-  std::optional<core::WatchdogThread> watchdog_;
+  uint64_t k_ = 0;  // calls so far
 };
 
 }  // namespace
 
-std::unique_ptr<Exchange> make_rma_exchange(Strategy strategy, std::vector<PeerPlan> peers, const ShmSetup& setup) {
-  return std::make_unique<RmaExchange>(strategy, std::move(peers), setup);
+std::unique_ptr<Exchange> make_rma_fence_exchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup) {
+  return std::make_unique<FenceExchange>(std::move(peers), setup);
+}
+
+std::unique_ptr<Exchange> make_rma_pscw_exchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup) {
+  return std::make_unique<PscwExchange>(std::move(peers), setup);
+}
+
+std::unique_ptr<Exchange> make_rma_lock_exchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup) {
+  return std::make_unique<LockExchange>(std::move(peers), setup);
 }
 
 }  // namespace hympi::halo

@@ -21,13 +21,12 @@
 #include <vector>
 
 #include "halo/exchange.hpp"
-#include "halo/shm_exchange.hpp"
-#include "hympi/halo.hpp"
 
 namespace hympi::halo {
 
-/// Collective on the node. `strategy` is rma_fence, rma_pscw or rma_lock.
-std::unique_ptr<Exchange> make_rma_exchange(Strategy strategy, std::vector<PeerPlan> peers,
-                                            const ShmSetup& setup);
+/// Each collective on the node.
+std::unique_ptr<Exchange> make_rma_fence_exchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup);
+std::unique_ptr<Exchange> make_rma_pscw_exchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup);
+std::unique_ptr<Exchange> make_rma_lock_exchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup);
 
 }  // namespace hympi::halo

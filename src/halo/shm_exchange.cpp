@@ -31,7 +31,7 @@ struct NodeLinks {
 
   /// `depth(bytes)`: how many slots a link of that message size rotates through.
   template <class Depth>
-  NodeLinks(const std::vector<PeerPlan>& peers, const ShmSetup& setup, Depth depth, bool with_slots) {
+  NodeLinks(const std::vector<PeerPlan>& peers, const ExchangeSetup& setup, Depth depth, bool with_slots) {
     const Topology& topo = setup.topology;
     const std::size_t node_size = std::size_t(topo.node_size());
     auto slot_stride = [&](std::size_t bytes) { return with_slots ? line_up(bytes) : 0; };
@@ -82,14 +82,20 @@ template <class Orders>
 class LinkExchange : public Exchange {
  protected:
   template <class Depth>
-  LinkExchange(std::vector<PeerPlan> peers, const ShmSetup& setup, Depth depth, bool with_slots)
+  LinkExchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup, Depth depth, bool with_slots)
       : peers_(std::move(peers)),
         links_(peers_, setup, depth, with_slots),
         wait_(setup.wait),
         members_(setup.topology.node_members()),
-        self_(setup.topology.node_rank()) {
+        self_(setup.topology.node_rank()),
+        fields_(setup.fields) {
     pending_.reserve(links_.in.size());
   }
+
+ public:
+  HaloStats stats() const override { return peer_stats(peers_, fields_); }
+
+ protected:
 
   core::WaitSite site(const char* operation, const PeerPlan& peer) const {
     return core::node_site(operation, members_, self_, peer.node_rank);
@@ -125,7 +131,7 @@ class LinkExchange : public Exchange {
   NodeLinks links_;
   core::WaitConfig wait_;
   const std::vector<int>& members_;
-  int self_;
+  int self_, fields_;
   uint64_t k_ = 0;  // calls so far
   std::vector<InLink*> pending_;
 };
@@ -139,8 +145,7 @@ class ShmExchange final : public LinkExchange<Orders> {
   // of one slot at 1-16 KiB); from 512 KiB one slot keeps the link's data in cache
   // (0.9x at 1 MiB). Both ends derive the same depth from the same message size.
   static int depth(std::size_t bytes) { return bytes >= (512u << 10) ? 1 : 2; }
-  ShmExchange(std::vector<PeerPlan> peers, const ShmSetup& setup)
-      : Base(std::move(peers), setup, depth, true), fields_(setup.fields) {}
+  ShmExchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup) : Base(std::move(peers), setup, depth, true) {}
 
   void begin(Vectors vectors) override {
     const uint64_t k = ++this->k_;
@@ -175,14 +180,11 @@ class ShmExchange final : public LinkExchange<Orders> {
     const uint64_t k = this->k_;
     MessageBuffers b;
     for (OutLink& link : this->links_.out)
-      if (link.peer == &*peer) b.send = {link.slots + ((k + 1) % link.ends.depth) * link.stride, peer->send_bytes(fields_)};
+      if (link.peer == &*peer) b.send = {link.slots + ((k + 1) % link.ends.depth) * link.stride, peer->send_bytes(this->fields_)};
     for (InLink& link : this->links_.in)
-      if (link.peer == &*peer) b.recv = {link.slots + (k % link.ends.depth) * link.stride, peer->recv_bytes(fields_)};
+      if (link.peer == &*peer) b.recv = {link.slots + (k % link.ends.depth) * link.stride, peer->recv_bytes(this->fields_)};
     return b;
   }
-
- private:
-  int fields_;
 };
 
 template <class Orders>
@@ -190,9 +192,9 @@ class DirectExchange final : public LinkExchange<Orders> {
   using Base = LinkExchange<Orders>;
 
  public:
-  DirectExchange(std::vector<PeerPlan> peers, const Pattern::Data& pattern,
-                 const std::vector<mpi::SharedRegion>& vectors, const ShmSetup& setup)
-      : Base(std::move(peers), setup, [](std::size_t) { return 1; }, false), vectors_(vectors) {
+  DirectExchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup)
+      : Base(std::move(peers), setup, [](std::size_t) { return 1; }, false), vectors_(setup.vectors) {
+    const Pattern::Data& pattern = setup.pattern;
     // Each receiver learns its senders' lists: it gathers from their vectors.
     MPI_Comm node = setup.topology.node();
     std::vector<MPI_Request> requests;
@@ -238,20 +240,18 @@ class DirectExchange final : public LinkExchange<Orders> {
   }
 
  private:
-  const std::vector<mpi::SharedRegion>& vectors_;
+  std::span<const mpi::SharedRegion> vectors_;
   std::vector<CopyPlan> gathers_;  // per in-link: sender's vector -> my ghosts
 };
 
 }  // namespace
 
-std::unique_ptr<Exchange> make_shm_exchange(std::vector<PeerPlan> peers, const ShmSetup& setup) {
+std::unique_ptr<Exchange> make_shm_exchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup) {
   return make_for_orders<ShmExchange>(setup.orders, std::move(peers), setup);
 }
 
-std::unique_ptr<Exchange> make_direct_exchange(std::vector<PeerPlan> peers, const Pattern::Data& pattern,
-                                               const std::vector<mpi::SharedRegion>& vectors,
-                                               const ShmSetup& setup) {
-  return make_for_orders<DirectExchange>(setup.orders, std::move(peers), pattern, vectors, setup);
+std::unique_ptr<Exchange> make_direct_exchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup) {
+  return make_for_orders<DirectExchange>(setup.orders, std::move(peers), setup);
 }
 
 }  // namespace hympi::halo

@@ -20,29 +20,15 @@
 #include <memory>
 #include <vector>
 
-#include "core/wait.hpp"
 #include "halo/exchange.hpp"
-#include "hympi/options.hpp"
-#include "hympi/topology.hpp"
-#include "mpi/shared_arena.hpp"
 
 namespace hympi::halo {
 
-struct ShmSetup {
-  const Topology& topology;
-  mpi::SharedArena& arena;
-  core::WaitConfig wait;
-  MemoryOrders orders;
-  int fields;
-};
-
 /// Collective on the node.
-std::unique_ptr<Exchange> make_shm_exchange(std::vector<PeerPlan> peers, const ShmSetup& setup);
+std::unique_ptr<Exchange> make_shm_exchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup);
 
-/// Collective on the node. `vectors[f]` is field f's shared vector of every node rank
-/// (from the arena); `pattern` gives the senders' lists to gather from.
-std::unique_ptr<Exchange> make_direct_exchange(std::vector<PeerPlan> peers, const Pattern::Data& pattern,
-                                               const std::vector<mpi::SharedRegion>& vectors,
-                                               const ShmSetup& setup);
+/// Collective on the node. `setup.vectors[f]` is field f's shared vector of every node
+/// rank (from the arena); `setup.pattern` gives the senders' lists to gather from.
+std::unique_ptr<Exchange> make_direct_exchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup);
 
 }  // namespace hympi::halo

@@ -1,0 +1,61 @@
+#include "halo/call_order.hpp"
+
+#include <string>
+
+namespace hympi::halo {
+namespace {
+
+using Phase = CallOrder::Phase;
+
+constexpr unsigned bit(Phase phase) { return 1u << unsigned(phase); }
+
+struct Rule {
+  HaloCall call;
+  const char* name;
+  HaloMode mode;
+  unsigned from;  // the phases it may be called in (bits)
+  Phase to;
+};
+
+constexpr Rule kRules[] = {
+    {HaloCall::begin, "begin(vectors)", HaloMode::vectors, bit(Phase::idle), Phase::in_flight},
+    {HaloCall::end, "end(vectors)", HaloMode::vectors, bit(Phase::in_flight), Phase::idle},
+    {HaloCall::acquire, "acquire()", HaloMode::buffers, bit(Phase::idle) | bit(Phase::received), Phase::filling},
+    {HaloCall::begin_buffers, "begin_buffers()", HaloMode::buffers, bit(Phase::filling), Phase::in_flight},
+    {HaloCall::end_buffers, "end_buffers()", HaloMode::buffers, bit(Phase::in_flight), Phase::received},
+    {HaloCall::send_buffer, "send_buffer()", HaloMode::buffers, bit(Phase::filling), Phase::filling},
+    {HaloCall::recv_buffer, "recv_buffer()", HaloMode::buffers, bit(Phase::received), Phase::received},
+};
+
+constexpr const Rule& rule(HaloCall call) { return kRules[std::size_t(call)]; }
+
+constexpr bool rules_in_order() {
+  for (std::size_t i = 0; i < std::size(kRules); ++i)
+    if (std::size_t(kRules[i].call) != i) return false;
+  return true;
+}
+static_assert(rules_in_order(), "kRules lists every HaloCall in declaration order");
+
+}  // namespace
+
+void CallOrder::check(HaloCall call) const {
+  const Rule& r = rule(call);
+  const std::string what = std::string("hympi: Halo::") + r.name;
+  if (mode_ != r.mode)
+    throw Error(what + " is for a Halo in " +
+                (r.mode == HaloMode::buffers ? "HaloMode::buffers (zero-copy)" : "HaloMode::vectors") +
+                "; this one uses " +
+                (mode_ == HaloMode::buffers ? "its buffers: call acquire, begin_buffers, end_buffers"
+                                            : "vectors: call begin/end(v)"));
+  if (r.from & bit(phase_)) return;
+  if (mode_ == HaloMode::buffers)
+    throw Error(what + " out of order: one update is acquire(), writes to send_buffer, "
+                "begin_buffers(), end_buffers(), reads of recv_buffer");
+  throw Error(what + " out of order: " +
+              (phase_ == Phase::in_flight ? "an update is in flight: call end(v) before the next begin(v) or update(v)"
+                                          : "no update is in flight: call begin(v) before end(v)"));
+}
+
+CallOrder::Phase CallOrder::next(HaloCall call) { return rule(call).to; }
+
+}  // namespace hympi::halo

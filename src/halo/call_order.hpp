@@ -1,0 +1,43 @@
+// The order of a Halo's calls on one rank, as a state machine. Vectors:
+//   idle -> begin(v) -> in_flight -> end(v) -> idle
+// Zero-copy buffers:
+//   idle | received -> acquire() -> filling (send_buffer) -> begin_buffers() -> in_flight
+//   -> end_buffers() -> received (recv_buffer) -> acquire() ...
+// A call out of order (or of the other mode) throws hympi::Error on the rank that made it,
+// before anything is sent: the others are not involved yet.
+#pragma once
+
+#include <cstdint>
+
+#include "hympi/halo.hpp"
+
+namespace hympi::halo {
+
+enum class HaloCall : uint8_t { begin, end, acquire, begin_buffers, end_buffers, send_buffer, recv_buffer };
+
+class CallOrder {
+ public:
+  enum class Phase : uint8_t { idle, filling, in_flight, received };
+
+  explicit CallOrder(HaloMode mode) : mode_(mode) {}
+
+  /// Throws when `call` is not allowed now.
+  void check(HaloCall call) const;
+  /// `work` between the check and the move to the call's next phase; a throw leaves the phase as it was.
+  template <class Work>
+  void run(HaloCall call, Work&& work) {
+    check(call);
+    work();
+    phase_ = next(call);
+  }
+  /// Between begin and end: the neighbours may be waiting for this rank's update.
+  bool in_flight() const { return phase_ == Phase::in_flight; }
+
+ private:
+  static Phase next(HaloCall call);
+
+  HaloMode mode_;
+  Phase phase_ = Phase::idle;
+};
+
+}  // namespace hympi::halo

@@ -1,0 +1,64 @@
+#include "halo/halo_checks.hpp"
+
+#include <string>
+
+#include "core/name_table.hpp"
+#include "mpi/setup_agreement.hpp"
+
+namespace hympi::halo {
+namespace {
+
+constexpr core::Named<HaloMode> kModes[] = {{HaloMode::vectors, "vectors"}, {HaloMode::buffers, "buffers"}};
+
+std::string show_mode(int64_t mode) { return core::name_in(kModes, HaloMode(mode)); }
+
+}  // namespace
+
+Strategy check_setup(const Pattern::Data& pattern, Strategy strategy, int fields, HaloMode mode) {
+  // Every argument agrees on every rank first, so the checks below throw everywhere or nowhere.
+  mpi::agree_on_setup(pattern.context->topology().world(), "Halo",
+                      {{"strategy", int64_t(strategy), &core::show_name<Strategy>},
+                       {"mode", int64_t(mode), &show_mode},
+                       {"field count", fields},
+                       {"pattern", int64_t(pattern.fingerprint >> 1),
+                        [](int64_t v) { return "the pattern with fingerprint " + std::to_string(v); }}});
+  if (fields < 1) throw Error("hympi: Halo: fields must be >= 1, got " + std::to_string(fields));
+  if (mode == HaloMode::buffers && !info(strategy).zero_copy)
+    throw Error(std::string("hympi: Halo: zero-copy buffers need shm, aggregated, aggregated_odm, flat_mpi or automatic, not ") +
+                name_of(strategy));
+  return strategy;
+}
+
+void check_vectors(std::span<void* const> vectors, Strategy strategy, const HaloParts& parts) {
+  if (vectors.size() != std::size_t(parts.fields()))
+    throw Error("hympi: Halo was set up for " + std::to_string(parts.fields()) + " field(s), got " +
+                std::to_string(vectors.size()));
+  if (!info(strategy).private_vectors)
+    for (std::size_t f = 0; f < vectors.size(); ++f)
+      if (vectors[f] != parts.shared_field(f))
+        throw Error(std::string("hympi: Halo(") + name_of(strategy) + ") moves the vectors of Halo::shared_field(); field " +
+                    std::to_string(f) + " is another array");
+}
+
+void check_type(Datatype pattern, Datatype passed) {
+  if (passed != pattern)
+    throw Error(std::string("hympi: Halo: the pattern moves ") + name_of(pattern) + ", the vectors passed hold " +
+                name_of(passed));
+}
+
+void check_neighbor(int neighbor, std::size_t count) {
+  if (neighbor < 0 || std::size_t(neighbor) >= count)
+    throw Error("hympi: Halo buffer of neighbour " + std::to_string(neighbor) + ": the pattern has " +
+                std::to_string(count) + " neighbour(s) (indices into pattern.neighbors())");
+}
+
+void check_shared_field(Strategy strategy, int f, int fields) {
+  if (info(strategy).private_vectors)
+    throw Error(std::string("hympi: Halo::shared_field() is for shm_direct; this Halo uses ") + name_of(strategy) +
+                ", which moves any array");
+  if (f < 0 || f >= fields)
+    throw Error("hympi: Halo::shared_field(" + std::to_string(f) + "): the Halo has " + std::to_string(fields) +
+                " field(s)");
+}
+
+}  // namespace hympi::halo

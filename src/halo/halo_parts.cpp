@@ -1,0 +1,65 @@
+#include "halo/halo_parts.hpp"
+
+#include "mpi/context_access.hpp"
+#include "mpi/mpi_check.hpp"
+
+namespace hympi::halo {
+
+HaloParts::HaloParts(const Pattern::Data& pattern, int fields) : pattern_(pattern), fields_(fields) {
+  mpi::check(MPI_Comm_dup(pattern.context->topology().world(), &comm_), "MPI_Comm_dup (Halo)");
+}
+
+HaloParts::~HaloParts() { free(); }
+
+void HaloParts::free() {
+  parts_.clear();
+  vectors_.clear();
+  arena_.reset();
+  if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+}
+
+void HaloParts::build(Strategy strategy) {
+  parts_.clear();
+  vectors_.clear();
+  Context& context = *pattern_.context;
+  const Topology& topo = context.topology();
+  arena_ = std::make_unique<mpi::SharedArena>(topo.node(), kSlabBytes);
+  if (!info(strategy).private_vectors)
+    for (int f = 0; f < fields_; ++f)
+      vectors_.push_back(arena_->allocate(std::size_t(pattern_.local_points) * pattern_.point_bytes, 4096));
+  const ExchangeSetup setup{pattern_, topo, comm_, *arena_, vectors_, detail::ContextAccess::wait(context),
+                            context.options().orders, fields_};
+  parts_ = info(strategy).make(setup);
+  stats_ = {};
+  for (const auto& part : parts_) add_stats(stats_, part->stats());
+}
+
+void HaloParts::begin(Vectors vectors) {
+  for (auto& part : parts_) part->begin(vectors);
+}
+
+void HaloParts::end(Vectors vectors) {
+  for (auto it = parts_.rbegin(); it != parts_.rend(); ++it) (*it)->end(vectors);
+}
+
+void HaloParts::update(Vectors vectors) {
+  begin(vectors);
+  end(vectors);
+}
+
+void HaloParts::defer_release() {
+  for (auto& part : parts_) part->defer_release();
+}
+
+void HaloParts::acquire() {
+  for (auto& part : parts_) part->release_received();
+  for (auto& part : parts_) part->wait_sendable();
+}
+
+std::optional<MessageBuffers> HaloParts::buffers(std::size_t index) {
+  for (auto& part : parts_)
+    if (auto b = part->buffers(index)) return b;
+  return std::nullopt;
+}
+
+}  // namespace hympi::halo

@@ -1,0 +1,97 @@
+#include "halo/strategies.hpp"
+
+#include <array>
+#include <string>
+#include <utility>
+
+#include "core/name_table.hpp"
+#include "halo/aggregated_exchange.hpp"
+#include "halo/mpi_exchange.hpp"
+#include "halo/neighbor_exchange.hpp"
+#include "halo/rma_exchange.hpp"
+#include "halo/shm_exchange.hpp"
+
+namespace hympi::halo {
+namespace {
+
+using MakePart = std::unique_ptr<Exchange> (*)(std::vector<PeerPlan>, const ExchangeSetup&);
+
+/// One part for every neighbour (flat_mpi, neighbor).
+template <MakePart make>
+Parts everywhere(const ExchangeSetup& setup) {
+  Parts parts;
+  parts.push_back(make(peer_plans(setup.pattern, Where::everywhere), setup));
+  return parts;
+}
+
+/// An internode part, started first and finished last, and an intranode part. Every rank
+/// builds the intranode part, even without intranode neighbours: its setup is collective
+/// on the node.
+template <MakePart internode, MakePart intranode>
+Parts split(const ExchangeSetup& setup) {
+  Parts parts;
+  parts.push_back(internode(peer_plans(setup.pattern, Where::internode), setup));
+  parts.push_back(intranode(peer_plans(setup.pattern, Where::intranode), setup));
+  return parts;
+}
+
+/// MASHM writes the intranode data first and reads the internode data first; ODM (and
+/// every other strategy) starts the internode messages first.
+Parts mashm(const ExchangeSetup& setup) {
+  Parts parts = split<make_aggregated_exchange, make_shm_exchange>(setup);
+  std::swap(parts[0], parts[1]);
+  return parts;
+}
+
+constexpr StrategyInfo kStrategies[] = {
+    // strategy                name              zero-copy private automatic make
+    {Strategy::shm,            "shm",            true,     true,   true,     &split<make_mpi_exchange, make_shm_exchange>},
+    {Strategy::shm_direct,     "shm_direct",     false,    false,  false,    &split<make_mpi_exchange, make_direct_exchange>},
+    {Strategy::flat_mpi,       "flat_mpi",       true,     true,   false,    &everywhere<make_mpi_exchange>},
+    {Strategy::neighbor,       "neighbor",       false,    true,   false,    &everywhere<make_neighbor_exchange>},
+    {Strategy::rma_fence,      "rma_fence",      false,    true,   false,    &split<make_mpi_exchange, make_rma_fence_exchange>},
+    {Strategy::rma_pscw,       "rma_pscw",       false,    true,   false,    &split<make_mpi_exchange, make_rma_pscw_exchange>},
+    {Strategy::rma_lock,       "rma_lock",       false,    true,   false,    &split<make_mpi_exchange, make_rma_lock_exchange>},
+    {Strategy::aggregated,     "aggregated",     true,     true,   true,     &mashm},
+    {Strategy::aggregated_odm, "aggregated_odm", true,     true,   true,     &split<make_aggregated_exchange, make_shm_exchange>},
+    {Strategy::automatic,      "automatic",      true,     true,   false,    nullptr},
+};
+
+constexpr auto kAll = [] {
+  std::array<Strategy, std::size(kStrategies)> all{};
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = kStrategies[i].value;
+  return all;
+}();
+
+constexpr bool declaration_order() {
+  for (std::size_t i = 0; i < kAll.size(); ++i)
+    if (std::size_t(kAll[i]) != i) return false;
+  return true;
+}
+static_assert(declaration_order(), "kStrategies lists every Strategy in declaration order");
+
+}  // namespace
+
+std::span<const StrategyInfo> strategy_table() { return kStrategies; }
+
+const StrategyInfo& info(Strategy strategy) {
+  if (std::size_t(strategy) >= std::size(kStrategies))
+    throw Error("hympi: unknown ghost-update strategy " + std::to_string(int(strategy)));
+  return kStrategies[std::size_t(strategy)];
+}
+
+}  // namespace hympi::halo
+
+namespace hympi {
+
+const char* name_of(Strategy strategy) { return core::name_in(halo::kStrategies, strategy); }
+
+std::span<const Strategy> all_strategies() { return halo::kAll; }
+
+Strategy strategy_from_name(std::string_view name) {
+  if (auto strategy = core::value_in(halo::kStrategies, name)) return *strategy;
+  throw Error("hympi: unknown ghost-update strategy '" + std::string(name) +
+              "'; valid: " + core::names_in(halo::kStrategies));
+}
+
+}  // namespace hympi

@@ -1,0 +1,32 @@
+// Every ghost-update strategy in one table: its name, what it supports and how its parts
+// are made. The public names (name_of, strategy_from_name, all_strategies), the Halo's
+// argument checks, automatic's candidates and the Halo's construction all read it.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "halo/exchange.hpp"
+#include "hympi/halo.hpp"
+
+namespace hympi::halo {
+
+/// A strategy's parts: begin() runs in this order, end() in reverse.
+using Parts = std::vector<std::unique_ptr<Exchange>>;
+
+struct StrategyInfo {
+  Strategy value;
+  const char* name;
+  bool zero_copy;            // HaloMode::buffers: send and receive arrays of its own
+  bool private_vectors;      // moves any array; else only the Halo's shared_field() vectors
+  bool automatic_candidate;  // timed by `automatic`, in table order
+  /// Collective: the parts over the pattern; nullptr for `automatic`, which picks another.
+  Parts (*make)(const ExchangeSetup& setup);
+};
+
+/// In declaration order of Strategy.
+std::span<const StrategyInfo> strategy_table();
+const StrategyInfo& info(Strategy strategy);
+
+}  // namespace hympi::halo
