@@ -14,17 +14,18 @@ constexpr std::size_t kFailedCall = kChannelWords - 1;  // beyond TreeCollective
 template <class Orders>
 CounterBarrier<Orders>::CounterBarrier(int self, std::vector<Participant> participants,
                                        Tree tree, bool tree_release, WaitConfig wait,
-                                       std::vector<int> world_ranks)
+                                       std::vector<int> world_ranks, SweepCounter& sweeps)
     : self_(self),
       participants_(std::move(participants)),
       tree_(std::move(tree)),
       tree_release_(tree_release),
       wait_(wait),
-      world_ranks_(std::move(world_ranks)) {}
+      world_ranks_(std::move(world_ranks)),
+      sweeps_(sweeps) {}
 
 template <class Orders>
-void CounterBarrier<Orders>::barrier(uint64_t& seq, LeaderStep step) {
-  const uint64_t s = ++seq;
+void CounterBarrier<Orders>::barrier(LeaderStep step) {
+  const uint64_t s = sweeps_.next();
   const uint64_t n = participants_.size();
   ++calls_;
   // The counter lives in the leader's block (participant 0), which waits on it.

@@ -30,9 +30,10 @@ namespace hympi::core {
 template <class Orders>
 class CounterBarrier {
  public:
+  /// `sweeps`: the counter of the TreeCollective on the same blocks (TreeCollective::sweeps()).
   CounterBarrier(int self, std::vector<Participant> participants, Tree tree, bool tree_release,
-                 WaitConfig wait, std::vector<int> world_ranks);
-  void barrier(uint64_t& seq, LeaderStep step = {});
+                 WaitConfig wait, std::vector<int> world_ranks, SweepCounter& sweeps);
+  void barrier(LeaderStep step = {});
 
  private:
   int self_;
@@ -41,6 +42,7 @@ class CounterBarrier {
   bool tree_release_;
   WaitConfig wait_;
   std::vector<int> world_ranks_;
+  SweepCounter& sweeps_;
   uint64_t calls_ = 0;
 };
 

@@ -13,11 +13,9 @@
 #include <span>
 #include <vector>
 
-#include "hympi/options.hpp"
-
 namespace hympi::core {
 
-using hympi::TreeShape;
+enum class TreeShape { kary, binomial };
 
 struct TreeSpec {
   TreeShape shape = TreeShape::kary;

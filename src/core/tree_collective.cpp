@@ -36,43 +36,41 @@ TreeCollective<Orders>::TreeCollective(int self, std::vector<Participant> partic
 }
 
 template <class Orders>
-void TreeCollective<Orders>::barrier(uint64_t& seq, LeaderStep step) {
-  sweep(++seq, barrier_call_, Work{}, step);
+void TreeCollective<Orders>::barrier(LeaderStep step) {
+  sweep(sweeps_.next(), barrier_call_, Work{}, step);
 }
 
 template <class Orders>
-void TreeCollective<Orders>::allreduce(uint64_t& seq, const void* in, void* out,
-                                       std::size_t count, Datatype type, Op op,
-                                       LeaderStep step) {
+void TreeCollective<Orders>::allreduce(const void* in, void* out, std::size_t count,
+                                       Datatype type, Op op, LeaderStep step) {
   Work work{UpData::reduce, DownData::everyone, static_cast<const std::byte*>(in),
             static_cast<std::byte*>(out), count, type, op, -1};
-  run_chunked(seq, CallDesc{CallKind::allreduce, type, op, -1, count}, work, step);
+  run_chunked(CallDesc{CallKind::allreduce, type, op, -1, count}, work, step);
 }
 
 template <class Orders>
-void TreeCollective<Orders>::reduce(uint64_t& seq, const void* in, void* out,
-                                    std::size_t count, Datatype type, Op op, int world_root,
-                                    int node_root, LeaderStep step, const Status& own) {
+void TreeCollective<Orders>::reduce(const void* in, void* out, std::size_t count,
+                                    Datatype type, Op op, int world_root, int node_root,
+                                    LeaderStep step, const Status& own) {
   Work work{UpData::reduce, DownData::towards_root, static_cast<const std::byte*>(in),
             self_ == node_root ? static_cast<std::byte*>(out) : nullptr, count, type, op,
             node_root, own};
-  run_chunked(seq, CallDesc{CallKind::reduce, type, op, world_root, count}, work, step);
+  run_chunked(CallDesc{CallKind::reduce, type, op, world_root, count}, work, step);
 }
 
 template <class Orders>
-void TreeCollective<Orders>::bcast(uint64_t& seq, void* data, std::size_t count,
-                                   Datatype type, int world_root, int node_root,
-                                   LeaderStep step, const Status& own) {
+void TreeCollective<Orders>::bcast(void* data, std::size_t count, Datatype type,
+                                   int world_root, int node_root, LeaderStep step,
+                                   const Status& own) {
   const bool source = self_ == node_root;
   Work work{UpData::forward_root, DownData::everyone,
             source ? static_cast<const std::byte*>(data) : nullptr,
             source ? nullptr : static_cast<std::byte*>(data), count, type, Op::sum, node_root, own};
-  run_chunked(seq, CallDesc{CallKind::bcast, type, Op::sum, world_root, count}, work, step);
+  run_chunked(CallDesc{CallKind::bcast, type, Op::sum, world_root, count}, work, step);
 }
 
 template <class Orders>
-void TreeCollective<Orders>::run_chunked(uint64_t& seq, const CallDesc& desc, Work work,
-                                         LeaderStep step) {
+void TreeCollective<Orders>::run_chunked(const CallDesc& desc, Work work, LeaderStep step) {
   const Call call(desc);
   const std::size_t elem = size_of(work.type);
   const std::size_t per_chunk = std::max<std::size_t>(1, buffer_bytes_ / elem);
@@ -83,9 +81,9 @@ void TreeCollective<Orders>::run_chunked(uint64_t& seq, const CallDesc& desc, Wo
     // The same choice on every rank whose arguments match; a rank whose count differs is
     // caught by the CallDesc check of the first sweep either way.
     if (desc.kind == CallKind::allreduce && tree_.size() > 1 && chunk.count * elem >= sliced_min_bytes_)
-      sliced_allreduce(seq, call, chunk, step);
+      sliced_allreduce(call, chunk, step);
     else
-      sweep(++seq, call, chunk, step);
+      sweep(sweeps_.next(), call, chunk, step);
     const std::size_t bytes = chunk.count * elem;
     if (work.in) work.in += bytes;
     if (work.out) work.out += bytes;
@@ -112,14 +110,13 @@ void TreeCollective<Orders>::sweep(uint64_t seq, const Call& call, const Work& w
 }
 
 template <class Orders>
-void TreeCollective<Orders>::sliced_allreduce(uint64_t& seq, const Call& call, const Work& work,
-                                              LeaderStep step) {
+void TreeCollective<Orders>::sliced_allreduce(const Call& call, const Work& work, LeaderStep step) {
   const Work sync{UpData::none, DownData::none, nullptr, nullptr, work.count, work.type, work.op, -1};
   const std::size_t elem = size_of(work.type), bytes = work.count * elem;
   std::byte* root = participants_[0].buffer;
-  sweep(++seq, call, sync, {});                              // 1: earlier readers are done
+  sweep(sweeps_.next(), call, sync, {});                              // 1: earlier readers are done
   std::memcpy(participants_[self_].buffer, work.in, bytes);  // A
-  sweep(++seq, call, sync, {});                              // 2: every input is in its buffer
+  sweep(sweeps_.next(), call, sync, {});                              // 2: every input is in its buffer
   const std::size_t p = participants_.size(), k = std::size_t(self_);
   const std::size_t first = work.count * k / p, last = work.count * (k + 1) / p, offset = first * elem;
   if (last > first) {  // B: my slice, participants in order, into the root's buffer
@@ -127,7 +124,7 @@ void TreeCollective<Orders>::sliced_allreduce(uint64_t& seq, const Call& call, c
     for (std::size_t q = 2; q < p; ++q)
       combine(root + offset, root + offset, participants_[q].buffer + offset, last - first, work.type, work.op);
   }
-  sweep(++seq, call, sync, step);     // 3: the root's buffer holds the chunk's result
+  sweep(sweeps_.next(), call, sync, step);     // 3: the root's buffer holds the chunk's result
   std::memcpy(work.out, root, bytes);  // C
 }
 

@@ -10,7 +10,7 @@
 //   buffer           buffer_bytes of data, read by i's parent (up) and children (down)
 //
 // One call = one or more sweeps (large counts go in chunks of buffer_bytes), each with its
-// own sequence number s from the caller's counter, the same on every rank:
+// own sequence number s from the object's SweepCounter, the same on every rank:
 //   up:   wait up[c] >= s for every child c; check their CallDesc; combine their data into
 //         my buffer; store my CallDesc/Status into parent.up[slot]; publish s there.
 //   root: run the leader step (MPI among node leaders), if any.
@@ -92,6 +92,17 @@ struct Participant {
 /// other nodes' Status into `status`.
 using LeaderStep = FunctionRef<void(std::byte* buffer, std::size_t count, Status& status)>;
 
+/// The sequence numbers of the sweeps over one node's blocks: each sweep takes the next,
+/// the same on every rank (docs/design.md, rule 2). Protocols that share the `down`
+/// channels (a CounterBarrier beside a TreeCollective) share one counter.
+class SweepCounter {
+ public:
+  uint64_t next() { return ++last_; }
+
+ private:
+  uint64_t last_ = 0;
+};
+
 template <class Orders>
 class TreeCollective {
  public:
@@ -102,16 +113,19 @@ class TreeCollective {
                  std::size_t sliced_min_bytes = kSlicedMinBytes);
   static constexpr std::size_t kSlicedMinBytes = 64 * 1024;  // measured: below it the tree wins
 
-  void barrier(uint64_t& seq, LeaderStep step = {});
-  void allreduce(uint64_t& seq, const void* in, void* out, std::size_t count, Datatype type,
-                 Op op, LeaderStep step = {});
+  void barrier(LeaderStep step = {});
+  void allreduce(const void* in, void* out, std::size_t count, Datatype type, Op op,
+                 LeaderStep step = {});
   /// `node_root`: the root's index on this node, or -1 when it lives on another node.
   /// `own`: a failure this rank found in its own arguments (an invalid root): the call
   /// then moves no data and fails on every rank with it.
-  void reduce(uint64_t& seq, const void* in, void* out, std::size_t count, Datatype type,
-              Op op, int world_root, int node_root, LeaderStep step = {}, const Status& own = {});
-  void bcast(uint64_t& seq, void* data, std::size_t count, Datatype type, int world_root,
-             int node_root, LeaderStep step = {}, const Status& own = {});
+  void reduce(const void* in, void* out, std::size_t count, Datatype type, Op op,
+              int world_root, int node_root, LeaderStep step = {}, const Status& own = {});
+  void bcast(void* data, std::size_t count, Datatype type, int world_root, int node_root,
+             LeaderStep step = {}, const Status& own = {});
+
+  /// The counter of this object's sweeps, for a CounterBarrier on the same blocks.
+  SweepCounter& sweeps() { return sweeps_; }
 
  private:
   enum class UpData { none, reduce, forward_root };
@@ -136,10 +150,10 @@ class TreeCollective {
   };
 
   /// Runs one call as ceil(bytes / buffer_bytes) sweeps (at least one).
-  void run_chunked(uint64_t& seq, const CallDesc& desc, Work work, LeaderStep step);
+  void run_chunked(const CallDesc& desc, Work work, LeaderStep step);
   void sweep(uint64_t seq, const Call& call, const Work& work, LeaderStep step);
   /// One chunk of a large allreduce (see the top of this file).
-  void sliced_allreduce(uint64_t& seq, const Call& call, const Work& work, LeaderStep step);
+  void sliced_allreduce(const Call& call, const Work& work, LeaderStep step);
   /// Each returns whether the sweep failed; the failure itself is in failure_.
   bool up_sweep(uint64_t seq, const Call& call, const Work& work);
   bool down_sweep(uint64_t seq, const Work& work, bool failed);
@@ -162,6 +176,7 @@ class TreeCollective {
   Written written_up_;                // my channel in my parent's block
   std::vector<int8_t> written_down_;  // per child slot: failed flag last written; -1: none
   Status failure_;                    // the failure of the current call, if any
+  SweepCounter sweeps_;
   const Call barrier_call_{CallDesc{CallKind::barrier, Datatype::float64, Op::sum, -1, 0}};
   WaitConfig wait_;
   std::vector<int> world_ranks_;

@@ -24,11 +24,11 @@
 
 #include "core/channel.hpp"
 #include "core/function_ref.hpp"
-#include "hympi/options.hpp"
 
 namespace hympi::core {
 
-using hympi::WaitPolicy;
+/// How a rank waits for a peer (the policy above).
+enum class WaitPolicy { adaptive, spin, yield, sleep };
 
 struct WaitConfig {
   WaitPolicy policy = WaitPolicy::adaptive;

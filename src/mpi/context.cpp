@@ -16,6 +16,7 @@
 #include "core/wait.hpp"
 #include "hympi/detail/finalize_guard.hpp"
 #include "mpi/context_access.hpp"
+#include "mpi/core_config.hpp"
 #include "mpi/leader_agreement.hpp"
 #include "mpi/leader_check.hpp"
 #include "mpi/leader_comm.hpp"
@@ -77,7 +78,6 @@ struct Context::Impl {
   std::unique_ptr<mpi::NodeCollectives> node;
   mpi::LeaderComm leaders;
   mpi::LeaderCheck leader_check;
-  uint64_t seq = 0;  // sweeps so far: the same on every rank of the node
   detail::FinalizeGuard guard;  // last: destroyed first
 
   Impl(MPI_Comm comm, Options o, std::function<void()> release)
@@ -159,7 +159,7 @@ void Context::barrier() {
         "barrier among node leaders (MPI_Barrier)", [&] { return MPI_Barrier(comm); },
         [&](MPI_Request* r) { return MPI_Ibarrier(comm, r); });
   };
-  im.node->barrier(im.seq, im.step_if_internode(step));
+  im.node->barrier(im.step_if_internode(step));
 }
 
 void Context::allreduce(const void* in, void* out, std::size_t count, Datatype type, Op op) {
@@ -176,7 +176,7 @@ void Context::allreduce(const void* in, void* out, std::size_t count, Datatype t
           return MPI_Iallreduce(MPI_IN_PLACE, buffer, int(n), mpi_type(type), mpi_op(op), comm, r);
         });
   };
-  im.node->allreduce(im.seq, in, out, count, type, op, im.step_if_internode(step));
+  im.node->allreduce(in, out, count, type, op, im.step_if_internode(step));
 }
 
 void Context::reduce(const void* in, void* out, std::size_t count, Datatype type, Op op, int root) {
@@ -204,7 +204,7 @@ void Context::reduce(const void* in, void* out, std::size_t count, Datatype type
           return MPI_Ireduce(send, receive, int(n), mpi_type(type), mpi_op(op), root_leader, comm, r);
         });
   };
-  im.node->reduce(im.seq, in, out, count, type, op, root, where.node_rank, im.step_if_internode(step), where.own);
+  im.node->reduce(in, out, count, type, op, root, where.node_rank, im.step_if_internode(step), where.own);
 }
 
 void Context::bcast(void* data, std::size_t count, Datatype type, int root) {
@@ -222,7 +222,7 @@ void Context::bcast(void* data, std::size_t count, Datatype type, int root) {
         [&] { return MPI_Bcast(buffer, int(n), mpi_type(type), root_leader, comm); },
         [&](MPI_Request* r) { return MPI_Ibcast(buffer, int(n), mpi_type(type), root_leader, comm, r); });
   };
-  im.node->bcast(im.seq, data, count, type, root, where.node_rank, im.step_if_internode(step), where.own);
+  im.node->bcast(data, count, type, root, where.node_rank, im.step_if_internode(step), where.own);
 }
 
 }  // namespace hympi

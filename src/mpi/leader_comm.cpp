@@ -2,10 +2,6 @@
 
 namespace hympi::mpi {
 
-core::WaitConfig wait_config(const Options& options, const Topology& topology) {
-  return core::WaitConfig{options.wait, topology.oversubscribed(), options.timeout_s};
-}
-
 LeaderComm::LeaderComm(const Topology& topology, const core::WaitConfig& wait)
     : comm_(topology.leaders()),
       world_rank_(topology.world_rank()),

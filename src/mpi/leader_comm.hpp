@@ -11,15 +11,11 @@
 
 #include "core/wait.hpp"
 #include "core/watchdog_thread.hpp"
-#include "hympi/options.hpp"
 #include "hympi/topology.hpp"
 #include "mpi/mpi_check.hpp"
 #include "mpi/requests.hpp"
 
 namespace hympi::mpi {
-
-/// The wait settings of every protocol of a Context.
-core::WaitConfig wait_config(const Options& options, const Topology& topology);
 
 class LeaderComm {
  public:

@@ -5,7 +5,7 @@
 #include "core/counter_barrier.hpp"
 #include "core/memory_order.hpp"
 #include "mpi/domains.hpp"
-#include "mpi/leader_comm.hpp"
+#include "mpi/core_config.hpp"
 
 namespace hympi::mpi {
 namespace {
@@ -17,25 +17,25 @@ class Engine final : public NodeCollectives {
          const Options& options, core::WaitConfig wait, std::vector<int> world_ranks)
       : tree_(self, participants, tree, options.collective_buffer_bytes, wait, world_ranks),
         counter_(self, participants, tree, options.barrier == BarrierAlgorithm::counter_tree,
-                 wait, world_ranks),
+                 wait, world_ranks, tree_.sweeps()),
         algorithm_(options.barrier) {}
 
-  void barrier(uint64_t& seq, core::LeaderStep step) override {
-    if (algorithm_ == BarrierAlgorithm::combining) tree_.barrier(seq, step);
-    else counter_.barrier(seq, step);
+  void barrier(core::LeaderStep step) override {
+    if (algorithm_ == BarrierAlgorithm::combining) tree_.barrier(step);
+    else counter_.barrier(step);
   }
-  void allreduce(uint64_t& seq, const void* in, void* out, std::size_t count, Datatype type,
-                 Op op, core::LeaderStep step) override {
-    tree_.allreduce(seq, in, out, count, type, op, step);
+  void allreduce(const void* in, void* out, std::size_t count, Datatype type, Op op,
+                 core::LeaderStep step) override {
+    tree_.allreduce(in, out, count, type, op, step);
   }
-  void reduce(uint64_t& seq, const void* in, void* out, std::size_t count, Datatype type,
-              Op op, int world_root, int node_root, core::LeaderStep step,
+  void reduce(const void* in, void* out, std::size_t count, Datatype type, Op op,
+              int world_root, int node_root, core::LeaderStep step,
               const core::Status& own) override {
-    tree_.reduce(seq, in, out, count, type, op, world_root, node_root, step, own);
+    tree_.reduce(in, out, count, type, op, world_root, node_root, step, own);
   }
-  void bcast(uint64_t& seq, void* data, std::size_t count, Datatype type, int world_root,
-             int node_root, core::LeaderStep step, const core::Status& own) override {
-    tree_.bcast(seq, data, count, type, world_root, node_root, step, own);
+  void bcast(void* data, std::size_t count, Datatype type, int world_root, int node_root,
+             core::LeaderStep step, const core::Status& own) override {
+    tree_.bcast(data, count, type, world_root, node_root, step, own);
   }
 
  private:
@@ -61,7 +61,7 @@ std::unique_ptr<NodeCollectives> make_node_collectives(const Topology& topology,
     participants.push_back({std::launder(reinterpret_cast<core::CollectiveBlock*>(blocks.peers[r])),
                             buffers.peers[r]});
 
-  core::TreeSpec spec{options.tree, options.tree_arity};
+  const core::TreeSpec spec = tree_spec(options);
   core::Tree tree = options.topology_aware
                         ? core::Tree::build(spec, domain_groups(topology.node()))
                         : core::Tree::build(spec, topology.node_size());

@@ -40,7 +40,7 @@ TEST(Visibility, ReleaseAcquireRingWithChangingData) {
 
   const char* env = std::getenv("HYMPI_TEST_ROUNDS");
   const uint64_t rounds = env ? std::strtoull(env, nullptr, 10) : 100000;
-  WaitConfig wait{hympi::WaitPolicy::adaptive, topo.oversubscribed(), 60.0};
+  WaitConfig wait{hympi::core::WaitPolicy::adaptive, topo.oversubscribed(), 60.0};
   const auto& world = topo.node_members();
   uint64_t errors = 0;
   for (uint64_t k = 1; k <= rounds; ++k) {

@@ -18,21 +18,21 @@ TEST(CounterBarrier, FlatAndTreeReleaseMixWithTreeCollectives) {
       team.run([&](int rank) {
         WaitConfig wait{WaitPolicy::adaptive, true, 60.0};
         Tree tree = Tree::build(TreeSpec{TreeShape::kary, 2}, n);
-        CounterBarrier<TunedOrders> counter(rank, team.participants(), tree, tree_release, wait, team.ranks());
         TreeCollective<TunedOrders> coll(rank, team.participants(), tree, 4096, wait, team.ranks());
-        uint64_t seq = 0;
+        CounterBarrier<TunedOrders> counter(rank, team.participants(), tree, tree_release, wait, team.ranks(),
+                                            coll.sweeps());
         unsigned noise = 31u * rank + 3;
         for (int k = 1; k <= test::scaled(3000); ++k) {
           test::jitter(noise);
           phase[rank].store(k, std::memory_order_relaxed);
-          counter.barrier(seq);
+          counter.barrier();
           for (int r = 0; r < n; ++r) ASSERT_GE(phase[r].load(std::memory_order_relaxed), k);
           if (k % 3 == 0) {  // interleave the other protocol on the same channels
             int64_t one = 1, total = 0;
-            coll.allreduce(seq, &one, &total, 1, Datatype::int64, Op::sum);
+            coll.allreduce(&one, &total, 1, Datatype::int64, Op::sum);
             ASSERT_EQ(total, n);
           } else {
-            coll.barrier(seq);
+            coll.barrier();
           }
         }
       });

@@ -2,7 +2,7 @@
 
 #include "core/tree.hpp"
 
-using hympi::TreeShape;
+using hympi::core::TreeShape;
 using hympi::core::Tree;
 using hympi::core::TreeSpec;
 

@@ -35,7 +35,6 @@ void mixed_calls(int n, TreeSpec spec, std::size_t buffer_bytes, int calls,
   std::vector<std::atomic<int>> phase(n);
   team.run([&](int rank) {
     auto coll = engine<Orders>(team, rank, spec, buffer_bytes, sliced_min_bytes);
-    uint64_t seq = 0;
     unsigned noise = 17u * rank + 1;
     const std::size_t counts[] = {0, 1, 7, 1000};
     for (int call = 0; call < calls; ++call) {
@@ -44,16 +43,16 @@ void mixed_calls(int n, TreeSpec spec, std::size_t buffer_bytes, int calls,
       switch (call % 5) {
         case 0: {  // barrier: everyone's phase write before it is seen after it
           phase[rank].store(call, std::memory_order_relaxed);
-          coll.barrier(seq);
+          coll.barrier();
           for (int r = 0; r < n; ++r) ASSERT_EQ(phase[r].load(std::memory_order_relaxed), call);
-          coll.barrier(seq);  // nobody moves on until all have checked
+          coll.barrier();  // nobody moves on until all have checked
           break;
         }
         case 1: {  // allreduce int64 sum, in place on odd calls
           std::vector<int64_t> in(count), out(count, -1);
           for (std::size_t i = 0; i < count; ++i) in[i] = value(rank, call, i);
           int64_t* dst = call % 2 ? in.data() : out.data();
-          coll.allreduce(seq, in.data(), dst, count, Datatype::int64, Op::sum);
+          coll.allreduce(in.data(), dst, count, Datatype::int64, Op::sum);
           for (std::size_t i = 0; i < count; ++i) {
             int64_t expect = 0;
             for (int r = 0; r < n; ++r) expect += value(r, call, i);
@@ -65,7 +64,7 @@ void mixed_calls(int n, TreeSpec spec, std::size_t buffer_bytes, int calls,
           std::vector<double> in(count), out(count);
           for (std::size_t i = 0; i < count; ++i) in[i] = 0.5 * double(value(rank, call, i));
           Op op = call % 2 ? Op::max : Op::min;
-          coll.allreduce(seq, in.data(), out.data(), count, Datatype::float64, op);
+          coll.allreduce(in.data(), out.data(), count, Datatype::float64, op);
           for (std::size_t i = 0; i < count; ++i)
             ASSERT_EQ(out[i], 0.5 * double(value(op == Op::max ? n - 1 : 0, call, i)));
           break;
@@ -75,14 +74,14 @@ void mixed_calls(int n, TreeSpec spec, std::size_t buffer_bytes, int calls,
           std::vector<int32_t> data(count, -7);
           if (rank == root)
             for (std::size_t i = 0; i < count; ++i) data[i] = int32_t(value(root, call, i));
-          coll.bcast(seq, data.data(), count, Datatype::int32, root, root);
+          coll.bcast(data.data(), count, Datatype::int32, root, root);
           for (std::size_t i = 0; i < count; ++i) ASSERT_EQ(data[i], int32_t(value(root, call, i)));
           break;
         }
         case 4: {  // reduce (float sum of small integers: exact) to a rotating root
           const int root = (call / 5) % n;
           std::vector<float> in(count, float(rank + 1)), out(count, -1.0f);
-          coll.reduce(seq, in.data(), out.data(), count, Datatype::float32, Op::sum, root, root);
+          coll.reduce(in.data(), out.data(), count, Datatype::float32, Op::sum, root, root);
           const float expect = float(n * (n + 1) / 2);
           for (std::size_t i = 0; i < count; ++i) ASSERT_EQ(out[i], rank == root ? expect : -1.0f);
           break;
@@ -123,9 +122,8 @@ TEST(TreeCollective, ProdAndInt32Exact) {
   ThreadTeam team(5, 4096);
   team.run([&](int rank) {
     auto coll = engine<TunedOrders>(team, rank, TreeSpec{}, 4096);
-    uint64_t seq = 0;
     int32_t in[3] = {rank + 1, -1, 2}, out[3];
-    coll.allreduce(seq, in, out, 3, Datatype::int32, Op::prod);
+    coll.allreduce(in, out, 3, Datatype::int32, Op::prod);
     EXPECT_EQ(out[0], 120);
     EXPECT_EQ(out[1], -1);
     EXPECT_EQ(out[2], 32);
@@ -138,16 +136,15 @@ TEST(TreeCollective, MismatchedCountThrowsTheSameMessageEverywhereThenRecovers) 
   std::vector<std::string> messages(n);
   team.run([&](int rank) {
     auto coll = engine<TunedOrders>(team, rank, TreeSpec{TreeShape::kary, 2}, 4096);
-    uint64_t seq = 0;
     std::vector<double> in(100, 1.0), out(100);
     const std::size_t count = rank == 5 ? 11 : 10;
     try {
-      coll.allreduce(seq, in.data(), out.data(), count, Datatype::float64, Op::sum);
+      coll.allreduce(in.data(), out.data(), count, Datatype::float64, Op::sum);
     } catch (const Error& e) {
       messages[rank] = e.what();
     }
     // Every rank is still in step: a correct call works afterwards.
-    coll.allreduce(seq, in.data(), out.data(), 10, Datatype::float64, Op::sum);
+    coll.allreduce(in.data(), out.data(), 10, Datatype::float64, Op::sum);
     EXPECT_EQ(out[0], double(n));
   });
   for (int r = 0; r < n; ++r) {
@@ -165,15 +162,14 @@ TEST(TreeCollective, MismatchedOperationTypeOpOrRootIsReported) {
     std::vector<int> thrown(n, 0);
     team.run([&](int rank) {
       auto coll = engine<TunedOrders>(team, rank, TreeSpec{}, 4096);
-      uint64_t seq = 0;
       double x[4] = {1, 2, 3, 4};
       const bool odd = rank == 3;
       try {
-        if (variant == 0 && odd) coll.barrier(seq);
-        else if (variant == 0) coll.allreduce(seq, x, x, 0, Datatype::float64, Op::sum);
-        if (variant == 1) coll.allreduce(seq, x, x, 2, odd ? Datatype::int64 : Datatype::float64, Op::sum);
-        if (variant == 2) coll.allreduce(seq, x, x, 2, Datatype::float64, odd ? Op::max : Op::sum);
-        if (variant == 3) coll.bcast(seq, x, 2, Datatype::float64, odd ? 1 : 0, odd ? 1 : 0);
+        if (variant == 0 && odd) coll.barrier();
+        else if (variant == 0) coll.allreduce(x, x, 0, Datatype::float64, Op::sum);
+        if (variant == 1) coll.allreduce(x, x, 2, odd ? Datatype::int64 : Datatype::float64, Op::sum);
+        if (variant == 2) coll.allreduce(x, x, 2, Datatype::float64, odd ? Op::max : Op::sum);
+        if (variant == 3) coll.bcast(x, 2, Datatype::float64, odd ? 1 : 0, odd ? 1 : 0);
       } catch (const Error&) {
         thrown[rank] = 1;
       }

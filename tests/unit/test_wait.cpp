@@ -11,7 +11,6 @@
 #include "thread_team.hpp"
 
 using namespace hympi::core;
-using hympi::WaitPolicy;
 
 namespace {
 
