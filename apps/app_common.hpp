@@ -10,7 +10,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "hympi/hympi.hpp"
@@ -34,22 +33,6 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv);
 
 /// An app's main(): MPI_Init, `run`, a hympi::Error printed by rank 0 (status 2), MPI_Finalize.
 int app_main(int argc, char** argv, int (*run)(int, char**));
-
-/// Rank 0 receives every rank's `mine`, concatenated in rank order (the others: empty).
-template <class T>
-std::vector<T> gather_to_root(MPI_Comm comm, const std::vector<T>& mine) {
-  static_assert(std::is_trivially_copyable_v<T>);
-  int rank = 0, size = 0;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  const int bytes = int(mine.size() * sizeof(T));
-  std::vector<int> counts(static_cast<std::size_t>(size)), displs(static_cast<std::size_t>(size), 0);
-  MPI_Gather(&bytes, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
-  for (std::size_t r = 1; r < counts.size(); ++r) displs[r] = displs[r - 1] + counts[r - 1];
-  std::vector<T> all(rank == 0 ? std::size_t(displs.back() + counts.back()) / sizeof(T) : 0);
-  MPI_Gatherv(mine.data(), bytes, MPI_BYTE, all.data(), counts.data(), displs.data(), MPI_BYTE, 0, comm);
-  return all;
-}
 
 /// Arrays of `count` doubles per rank. "first-touch": each rank allocates and initializes
 /// its own (the default; Hager & Wellein (2010), 8.1.1). "shared": a shared window

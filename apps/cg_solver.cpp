@@ -7,6 +7,8 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "mpi/support/rank_lists.hpp"
+
 namespace hympi::apps {
 namespace {
 
@@ -167,9 +169,9 @@ bool verify_cg(Context& ctx, const CgSetup& setup, const CgProblem& problem, con
   int same = again.iterations == solved.iterations && again.x == solved.x;
   same = ctx.allreduce(same, Op::min);
   // Serial on rank 0: every owned value within round-off of the serial solution.
-  const std::vector<double> all_x = gather_to_root(topo.world(), solved.x);
-  const std::vector<int64_t> all_ids =
-      gather_to_root(topo.world(), std::vector<int64_t>(local.global.begin(), local.global.begin() + local.owned));
+  const std::vector<double> all_x = mpi::gather_lists<double>(topo.world(), solved.x, 0, "verify: values").items;
+  const std::vector<int64_t> owned_ids(local.global.begin(), local.global.begin() + local.owned);
+  const std::vector<int64_t> all_ids = mpi::gather_lists<int64_t>(topo.world(), owned_ids, 0, "verify: ids").items;
   int ok = same;
   if (topo.world_rank() == 0) {
     const mesh::LocalMesh whole = mesh::local_mesh(setup.graph, std::vector<int32_t>(setup.partition.part.size(), 0), 0);

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "mpi/support/rank_lists.hpp"
+
 namespace hympi::apps {
 
 Problem stencil_problem(std::string_view name) {
@@ -105,9 +107,9 @@ bool verify(Context& ctx, const Block& b, const Problem& p, int iterations, int 
     for (int j = 0; j < b.size[1]; ++j)
       for (int i = 0; i < b.size[0]; ++i) mine.push_back(u[b.index(i, j, k)]);
   const MPI_Comm world = ctx.topology().world();
-  const std::vector<int> boxes =
-      gather_to_root(world, std::vector<int>{b.begin[0], b.begin[1], b.begin[2], b.size[0], b.size[1], b.size[2]});
-  const std::vector<double> all = gather_to_root(world, mine);
+  const std::vector<int> box{b.begin[0], b.begin[1], b.begin[2], b.size[0], b.size[1], b.size[2]};
+  const std::vector<int> boxes = mpi::gather_lists<int>(world, box, 0, "verify: blocks").items;
+  const std::vector<double> all = mpi::gather_lists<double>(world, mine, 0, "verify: values").items;
   int ok = 1;
   if (ctx.topology().world_rank() == 0) {
     Index3 global{1, 1, 1};

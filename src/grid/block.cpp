@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <string>
 
-#include "hympi/grid.hpp"
+#include "hympi/block.hpp"
 
 namespace hympi {
 namespace {

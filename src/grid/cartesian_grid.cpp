@@ -5,9 +5,9 @@
 
 #include "core/name_table.hpp"
 #include "hympi/grid.hpp"
-#include "mpi/collective_error.hpp"
-#include "mpi/mpi_check.hpp"
-#include "mpi/setup_agreement.hpp"
+#include "mpi/support/collective_error.hpp"
+#include "mpi/support/mpi_check.hpp"
+#include "mpi/support/setup_agreement.hpp"
 
 namespace hympi {
 namespace {

@@ -2,7 +2,7 @@
 #include <string>
 
 #include "core/name_table.hpp"
-#include "hympi/grid.hpp"
+#include "hympi/block.hpp"
 
 namespace hympi {
 namespace {

@@ -3,13 +3,14 @@
 // node-wide fences.
 //
 // Setup (collective on the node, no messages between nodes): every rank learns the
-// node's internode traffic (an allgather of (peer, bytes) lists). Messages to node D are
-// sorted by (source rank, destination rank) and laid out, each cache-line padded, in one
-// send region; node D lays out what it receives from this node the same way, so both
-// ends agree on every offset without exchanging a plan (the pattern was validated).
-// The message to node D is sent by node rank D mod (my node size), the message from node
-// A is received by node rank A mod (my node size): node-pair messages are spread over the
-// ranks and each end can name the other.
+// node's internode traffic (an allgather of (peer, bytes) lists) and lays out the regions
+// from it (halo/aggregate_layout.hpp): messages to node D are sorted by (source rank,
+// destination rank) and laid out, each cache-line padded, in one send region; node D lays
+// out what it receives from this node the same way, so both ends agree on every offset
+// without exchanging a plan (the pattern was validated). The message to node D is sent by
+// node rank D mod (my node size), the message from node A is received by node rank A mod
+// (my node size): node-pair messages are spread over the ranks and each end can name the
+// other.
 //
 // Per call k (invariants, docs/design.md, rules 1-3; every word below only grows):
 //  - `sent` (in each contributor's segment): the owner of a send region publishes k once

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "mpi/mpi_check.hpp"
+#include "mpi/support/mpi_check.hpp"
 
 namespace hympi::halo {
 namespace {

@@ -11,11 +11,12 @@
 #include <vector>
 
 #include "core/wait.hpp"
+#include "halo/cache_line.hpp"
 #include "halo/copy_plan.hpp"
 #include "halo/pattern_data.hpp"
 #include "hympi/options.hpp"
 #include "hympi/topology.hpp"
-#include "mpi/shared_arena.hpp"
+#include "mpi/node/shared_arena.hpp"
 
 namespace hympi::halo {
 
@@ -85,8 +86,5 @@ std::vector<PeerPlan> peer_plans(const Pattern::Data& pattern, Where where);
 HaloStats peer_stats(std::span<const PeerPlan> peers, int fields);
 /// Adds `part`'s messages and bytes to `total`.
 void add_stats(HaloStats& total, const HaloStats& part);
-
-/// Rounds up to a cache line.
-inline std::size_t line_up(std::size_t bytes) { return (bytes + 63) & ~std::size_t(63); }
 
 }  // namespace hympi::halo

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "core/name_table.hpp"
-#include "mpi/setup_agreement.hpp"
+#include "mpi/support/setup_agreement.hpp"
 
 namespace hympi::halo {
 namespace {

@@ -1,7 +1,7 @@
 #include "halo/halo_parts.hpp"
 
-#include "mpi/context_access.hpp"
-#include "mpi/mpi_check.hpp"
+#include "mpi/coll/context_access.hpp"
+#include "mpi/support/mpi_check.hpp"
 
 namespace hympi::halo {
 

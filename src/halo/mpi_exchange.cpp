@@ -3,8 +3,8 @@
 #include <limits>
 #include <string>
 
-#include "mpi/mpi_check.hpp"
-#include "mpi/requests.hpp"
+#include "mpi/support/mpi_check.hpp"
+#include "mpi/support/requests.hpp"
 
 namespace hympi::halo {
 namespace {

@@ -1,7 +1,7 @@
 #include "halo/neighbor_exchange.hpp"
 
-#include "mpi/mpi_check.hpp"
-#include "mpi/requests.hpp"
+#include "mpi/support/mpi_check.hpp"
+#include "mpi/support/requests.hpp"
 
 namespace hympi::halo {
 namespace {

@@ -9,9 +9,10 @@
 
 #include "core/name_table.hpp"
 #include "halo/pattern_data.hpp"
-#include "mpi/collective_error.hpp"
-#include "mpi/mpi_check.hpp"
-#include "mpi/setup_agreement.hpp"
+#include "mpi/support/collective_error.hpp"
+#include "mpi/support/mpi_check.hpp"
+#include "mpi/support/rank_lists.hpp"
+#include "mpi/support/setup_agreement.hpp"
 
 namespace hympi {
 namespace {
@@ -168,31 +169,17 @@ Pattern Pattern::from_owners(Context& context, std::span<const int64_t> global_i
   }
   mpi::throw_if_any(comm, error);
 
-  std::vector<int> ask_counts(ranks), asked_of_me(ranks);
-  for (int r = 0; r < size; ++r) ask_counts[std::size_t(r)] = int(asked[std::size_t(r)].size());
-  mpi::check(MPI_Alltoall(ask_counts.data(), 1, MPI_INT, asked_of_me.data(), 1, MPI_INT, comm),
-             "MPI_Alltoall (ghost requests)");
-  std::vector<int> send_displs(ranks + 1, 0), recv_displs(ranks + 1, 0);
-  for (int r = 0; r < size; ++r) {
-    send_displs[std::size_t(r) + 1] = send_displs[std::size_t(r)] + ask_counts[std::size_t(r)];
-    recv_displs[std::size_t(r) + 1] = recv_displs[std::size_t(r)] + asked_of_me[std::size_t(r)];
-  }
-  std::vector<int64_t> requests, wanted(static_cast<std::size_t>(recv_displs[ranks]));
-  for (const auto& list : asked) requests.insert(requests.end(), list.begin(), list.end());
-  mpi::check(MPI_Alltoallv(requests.data(), ask_counts.data(), send_displs.data(), MPI_INT64_T, wanted.data(),
-                           asked_of_me.data(), recv_displs.data(), MPI_INT64_T, comm),
-             "MPI_Alltoallv (ghost requests)");
+  const mpi::RankLists<int64_t> wanted = mpi::alltoall_lists(comm, asked, "ghost requests");
 
   std::vector<NeighborLists> neighbors;
   for (int r = 0; r < size; ++r) {
     NeighborLists n{r, {}, std::move(ghost_ids[std::size_t(r)])};
-    for (int k = recv_displs[std::size_t(r)]; k < recv_displs[std::size_t(r) + 1]; ++k) {
-      auto it = mine.find(wanted[std::size_t(k)]);
+    for (int64_t id : wanted.of(r)) {
+      auto it = mine.find(id);
       if (it == mine.end()) {
         if (error.empty())
-          error = "hympi: Pattern: rank " + to_string(r) + " has a ghost of global id " +
-                  to_string(wanted[std::size_t(k)]) + " owned by rank " + to_string(self) + ", but rank " +
-                  to_string(self) + " does not own that id";
+          error = "hympi: Pattern: rank " + to_string(r) + " has a ghost of global id " + to_string(id) +
+                  " owned by rank " + to_string(self) + ", but rank " + to_string(self) + " does not own that id";
         continue;
       }
       n.send.push_back(it->second);

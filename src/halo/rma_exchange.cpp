@@ -6,7 +6,8 @@
 
 #include "core/watchdog_thread.hpp"
 #include "hympi/shared_window.hpp"
-#include "mpi/mpi_check.hpp"
+#include "mpi/support/mpi_check.hpp"
+#include "mpi/support/peer_offsets.hpp"
 
 namespace hympi::halo {
 namespace {
@@ -35,39 +36,37 @@ class RmaExchange : public Exchange {
         self_(setup.topology.node_rank()),
         fields_(setup.fields) {
     const Topology& topo = setup.topology;
-    const std::size_t node_size = std::size_t(topo.node_size());
     // Per peer: {its receive block in my segment, its ready flag in mine, its ack flag in mine}.
-    std::vector<unsigned long long> mine(3 * node_size, 0), theirs(3 * node_size, 0);
+    enum { kBlock, kReady, kAck };
+    mpi::PeerOffsets<3> at(topo.node_size());
     std::size_t data_bytes = 0, flag_bytes = 0;
     for (const PeerPlan& p : peers_) {
-      const std::size_t q = std::size_t(p.node_rank);
       if (p.recv_bytes(fields_) > 0) {
-        mine[3 * q] = data_bytes;
+        at.mine(p.node_rank, kBlock) = data_bytes;
         data_bytes += line_up(p.recv_bytes(fields_));
-        mine[3 * q + 1] = flag_bytes;
-        flag_bytes += 64;
+        at.mine(p.node_rank, kReady) = flag_bytes;
+        flag_bytes += kCacheLine;
       }
       if (p.send_bytes(fields_) > 0) {
-        mine[3 * q + 2] = flag_bytes;
-        flag_bytes += 64;
+        at.mine(p.node_rank, kAck) = flag_bytes;
+        flag_bytes += kCacheLine;
       }
     }
-    check(MPI_Alltoall(mine.data(), 3, MPI_UNSIGNED_LONG_LONG, theirs.data(), 3, MPI_UNSIGNED_LONG_LONG, topo.node()),
-          "MPI_Alltoall (RMA ghost update layout)");
+    at.exchange(topo.node(), "MPI_Alltoall (RMA ghost update layout)");
     data_.emplace(topo.node(), data_bytes, 64);
     if (with_flags) flags_.emplace(topo.node(), flag_bytes, 64);
 
-    auto flag = [&](int rank, unsigned long long at) {
-      return flags_ ? reinterpret_cast<uint64_t*>(flags_->segment(rank) + at) : nullptr;
+    auto flag = [&](int rank, unsigned long long position) {
+      return flags_ ? reinterpret_cast<uint64_t*>(flags_->segment(rank) + position) : nullptr;
     };
     for (const PeerPlan& p : peers_) {
-      const std::size_t q = std::size_t(p.node_rank);
+      const int q = p.node_rank;
       if (p.send_bytes(fields_) > 0)
-        out_.push_back({&p, data_->segment(p.node_rank) + theirs[3 * q], flag(p.node_rank, theirs[3 * q + 1]),
-                        flag(self_, mine[3 * q + 2])});
+        out_.push_back({&p, data_->segment(q) + at.theirs(q, kBlock), flag(q, at.theirs(q, kReady)),
+                        flag(self_, at.mine(q, kAck))});
       if (p.recv_bytes(fields_) > 0)
-        in_.push_back({&p, data_->local() + mine[3 * q], flag(self_, mine[3 * q + 1]),
-                       flag(p.node_rank, theirs[3 * q + 2])});
+        in_.push_back({&p, data_->local() + at.mine(q, kBlock), flag(self_, at.mine(q, kReady)),
+                       flag(q, at.theirs(q, kAck))});
     }
     if (wait_.timeout_s > 0) watchdog_.emplace(wait_.timeout_s, members_[std::size_t(self_)]);
   }

@@ -4,7 +4,8 @@
 
 #include "core/halo_link.hpp"
 #include "halo/for_orders.hpp"
-#include "mpi/mpi_check.hpp"
+#include "mpi/support/mpi_check.hpp"
+#include "mpi/support/peer_offsets.hpp"
 
 namespace hympi::halo {
 namespace {
@@ -32,47 +33,45 @@ struct NodeLinks {
   /// `depth(bytes)`: how many slots a link of that message size rotates through.
   template <class Depth>
   NodeLinks(const std::vector<PeerPlan>& peers, const ExchangeSetup& setup, Depth depth, bool with_slots) {
-    const Topology& topo = setup.topology;
-    const std::size_t node_size = std::size_t(topo.node_size());
+    const int fields = setup.fields;
     auto slot_stride = [&](std::size_t bytes) { return with_slots ? line_up(bytes) : 0; };
 
     // Where each peer's words are in my region: {ready for you as sender, ack and slots
     // for you as receiver}.
-    std::vector<unsigned long long> mine(3 * node_size, 0), theirs(3 * node_size, 0);
+    enum { kReady, kAck, kSlots };
+    mpi::PeerOffsets<3> at(setup.topology.node_size());
     std::size_t offset = 0;
     for (const PeerPlan& p : peers)
-      if (p.recv_bytes(setup.fields) > 0) {
-        mine[3 * std::size_t(p.node_rank)] = offset;
+      if (p.recv_bytes(fields) > 0) {
+        at.mine(p.node_rank, kReady) = offset;
         offset += sizeof(core::Channel);
       }
     for (const PeerPlan& p : peers)
-      if (p.send_bytes(setup.fields) > 0) {
-        mine[3 * std::size_t(p.node_rank) + 1] = offset;
+      if (p.send_bytes(fields) > 0) {
+        at.mine(p.node_rank, kAck) = offset;
         offset += sizeof(core::Channel);
       }
     for (const PeerPlan& p : peers)
-      if (p.send_bytes(setup.fields) > 0) {
-        mine[3 * std::size_t(p.node_rank) + 2] = offset;
-        offset += std::size_t(depth(p.send_bytes(setup.fields))) * slot_stride(p.send_bytes(setup.fields));
+      if (p.send_bytes(fields) > 0) {
+        at.mine(p.node_rank, kSlots) = offset;
+        offset += std::size_t(depth(p.send_bytes(fields))) * slot_stride(p.send_bytes(fields));
       }
     mpi::SharedRegion region = setup.arena.allocate(offset, 128);
-    mpi::check(MPI_Alltoall(mine.data(), 3, MPI_UNSIGNED_LONG_LONG, theirs.data(), 3, MPI_UNSIGNED_LONG_LONG,
-                            topo.node()),
-               "MPI_Alltoall (ghost update links)");
+    at.exchange(setup.topology.node(), "MPI_Alltoall (ghost update links)");
 
-    auto channel = [](std::byte* base, unsigned long long at) { return reinterpret_cast<core::Channel*>(base + at); };
+    auto channel = [](std::byte* base, unsigned long long position) { return reinterpret_cast<core::Channel*>(base + position); };
     for (const PeerPlan& p : peers) {
-      const std::size_t q = std::size_t(p.node_rank);
-      std::byte* peer_region = region.peers[q];
-      if (p.send_bytes(setup.fields) > 0)
-        out.push_back({&p, {channel(peer_region, theirs[3 * q]), channel(region.local, mine[3 * q + 1]), depth(p.send_bytes(setup.fields))},
-                       region.local + mine[3 * q + 2], slot_stride(p.send_bytes(setup.fields))});
-      if (p.recv_bytes(setup.fields) > 0)
-        in.push_back({&p, {channel(region.local, mine[3 * q]), channel(peer_region, theirs[3 * q + 1]), depth(p.recv_bytes(setup.fields))},
-                      peer_region + theirs[3 * q + 2], slot_stride(p.recv_bytes(setup.fields))});
+      const int q = p.node_rank;
+      std::byte* peer_region = region.peers[std::size_t(q)];
+      if (p.send_bytes(fields) > 0)
+        out.push_back({&p, {channel(peer_region, at.theirs(q, kReady)), channel(region.local, at.mine(q, kAck)), depth(p.send_bytes(fields))},
+                       region.local + at.mine(q, kSlots), slot_stride(p.send_bytes(fields))});
+      if (p.recv_bytes(fields) > 0)
+        in.push_back({&p, {channel(region.local, at.mine(q, kReady)), channel(peer_region, at.theirs(q, kAck)), depth(p.recv_bytes(fields))},
+                      peer_region + at.theirs(q, kSlots), slot_stride(p.recv_bytes(fields))});
     }
-    // No peer reads my words before they exist: the arena zeroed them and the
-    // MPI_Alltoall above ordered that before any peer learned where they are.
+    // No peer reads my words before they exist: the arena zeroed them and the offset
+    // exchange above ordered that before any peer learned where they are.
   }
 };
 

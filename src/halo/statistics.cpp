@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "halo/pattern_data.hpp"
-#include "mpi/mpi_check.hpp"
+#include "mpi/support/rank_lists.hpp"
 
 namespace hympi {
 namespace {
@@ -61,22 +61,16 @@ MessageStatistics message_statistics(std::span<const RankMessage> messages, std:
 
 std::vector<RankMessage> pattern_messages(const Pattern& pattern, int fields) {
   const Pattern::Data& d = pattern.data();
-  const MPI_Comm world = d.context->topology().world();
-  std::vector<unsigned long long> mine;  // (to, bytes) pairs
+  struct Sent {
+    unsigned long long to, bytes;
+  };
+  std::vector<Sent> mine;
   for (const NeighborLists& n : d.neighbors)
-    if (!n.send.empty()) mine.insert(mine.end(), {(unsigned long long)n.rank, n.send.size() * d.point_bytes * std::size_t(fields)});
-  const int size = d.context->topology().world_size(), count = int(mine.size());
-  std::vector<int> counts(static_cast<std::size_t>(size)), displs(static_cast<std::size_t>(size) + 1, 0);
-  mpi::check(MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, world), "MPI_Allgather (statistics)");
-  for (std::size_t r = 0; r < std::size_t(size); ++r) displs[r + 1] = displs[r] + counts[r];
-  std::vector<unsigned long long> all(std::size_t(displs.back()));
-  mpi::check(MPI_Allgatherv(mine.data(), count, MPI_UNSIGNED_LONG_LONG, all.data(), counts.data(), displs.data(),
-                            MPI_UNSIGNED_LONG_LONG, world),
-             "MPI_Allgatherv (statistics)");
+    if (!n.send.empty()) mine.push_back({(unsigned long long)n.rank, n.send.size() * d.point_bytes * std::size_t(fields)});
+  const mpi::RankLists<Sent> all = mpi::allgather_lists<Sent>(d.context->topology().world(), mine, "statistics");
   std::vector<RankMessage> messages;
-  for (int r = 0; r < size; ++r)
-    for (int i = displs[std::size_t(r)]; i < displs[std::size_t(r) + 1]; i += 2)
-      messages.push_back({r, int(all[std::size_t(i)]), std::size_t(all[std::size_t(i) + 1])});
+  for (int r = 0; r < d.context->topology().world_size(); ++r)
+    for (const Sent& m : all.of(r)) messages.push_back({r, int(m.to), std::size_t(m.bytes)});
   return messages;
 }
 

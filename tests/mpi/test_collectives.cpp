@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "hympi/context.hpp"
-#include "mpi/mpi_types.hpp"
+#include "mpi/support/mpi_types.hpp"
 #include "test_util.hpp"
 
 using hympi::Datatype;

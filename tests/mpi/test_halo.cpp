@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "hympi/halo.hpp"
-#include "mpi/mpi_types.hpp"
+#include "mpi/support/mpi_types.hpp"
 #include "test_util.hpp"
 
 using hympi::Datatype;

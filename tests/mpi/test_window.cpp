@@ -8,7 +8,7 @@
 
 #include "hympi/shared_window.hpp"
 #include "hympi/topology.hpp"
-#include "mpi/shared_arena.hpp"
+#include "mpi/node/shared_arena.hpp"
 
 namespace {
 

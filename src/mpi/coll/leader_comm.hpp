@@ -12,8 +12,8 @@
 #include "core/wait.hpp"
 #include "core/watchdog_thread.hpp"
 #include "hympi/topology.hpp"
-#include "mpi/mpi_check.hpp"
-#include "mpi/requests.hpp"
+#include "mpi/support/mpi_check.hpp"
+#include "mpi/support/requests.hpp"
 
 namespace hympi::mpi {
 

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "mpi/mpi_check.hpp"
+#include "mpi/support/mpi_check.hpp"
 
 namespace hympi {
 namespace {

@@ -1,6 +1,6 @@
-#include "mpi/requests.hpp"
+#include "mpi/support/requests.hpp"
 
-#include "mpi/mpi_check.hpp"
+#include "mpi/support/mpi_check.hpp"
 
 namespace hympi::mpi {
 

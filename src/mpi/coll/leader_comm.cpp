@@ -1,4 +1,4 @@
-#include "mpi/leader_comm.hpp"
+#include "mpi/coll/leader_comm.hpp"
 
 namespace hympi::mpi {
 

@@ -1,10 +1,10 @@
-#include "mpi/leader_check.hpp"
+#include "mpi/coll/leader_check.hpp"
 
 #include <cstring>
 
 #include "core/reduce_ops.hpp"
-#include "mpi/leader_agreement.hpp"
-#include "mpi/mpi_check.hpp"
+#include "mpi/coll/leader_agreement.hpp"
+#include "mpi/support/mpi_check.hpp"
 
 namespace hympi::mpi {
 namespace {

@@ -1,11 +1,11 @@
-#include "mpi/node_collectives.hpp"
+#include "mpi/coll/node_collectives.hpp"
 
 #include <new>
 
 #include "core/counter_barrier.hpp"
 #include "core/memory_order.hpp"
-#include "mpi/domains.hpp"
-#include "mpi/core_config.hpp"
+#include "mpi/node/domains.hpp"
+#include "mpi/coll/core_config.hpp"
 
 namespace hympi::mpi {
 namespace {

@@ -1,8 +1,8 @@
-#include "mpi/shared_arena.hpp"
+#include "mpi/node/shared_arena.hpp"
 
 #include <algorithm>
 
-#include "mpi/mpi_check.hpp"
+#include "mpi/support/mpi_check.hpp"
 
 namespace hympi::mpi {
 

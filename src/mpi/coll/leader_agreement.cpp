@@ -1,4 +1,4 @@
-#include "mpi/leader_agreement.hpp"
+#include "mpi/coll/leader_agreement.hpp"
 
 #include <algorithm>
 #include <vector>

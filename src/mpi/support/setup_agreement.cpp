@@ -1,11 +1,11 @@
-#include "mpi/setup_agreement.hpp"
+#include "mpi/support/setup_agreement.hpp"
 
 #include <map>
 #include <string_view>
 #include <vector>
 
 #include "hympi/types.hpp"
-#include "mpi/mpi_check.hpp"
+#include "mpi/support/mpi_check.hpp"
 
 namespace hympi::mpi {
 namespace {

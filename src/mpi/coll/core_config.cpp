@@ -1,4 +1,4 @@
-#include "mpi/core_config.hpp"
+#include "mpi/coll/core_config.hpp"
 
 namespace hympi::mpi {
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "core/call_check.hpp"
-#include "mpi/leader_comm.hpp"
+#include "mpi/coll/leader_comm.hpp"
 
 namespace hympi::mpi {
 

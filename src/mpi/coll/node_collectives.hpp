@@ -9,7 +9,7 @@
 #include "core/tree_collective.hpp"
 #include "hympi/options.hpp"
 #include "hympi/topology.hpp"
-#include "mpi/shared_arena.hpp"
+#include "mpi/node/shared_arena.hpp"
 
 namespace hympi::mpi {
 

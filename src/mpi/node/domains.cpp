@@ -1,11 +1,11 @@
-#include "mpi/domains.hpp"
+#include "mpi/node/domains.hpp"
 
 #include <hwloc.h>
 
 #include <algorithm>
 #include <map>
 
-#include "mpi/mpi_check.hpp"
+#include "mpi/support/mpi_check.hpp"
 
 namespace hympi::mpi {
 namespace {

@@ -1,6 +1,6 @@
-#include "mpi/collective_error.hpp"
+#include "mpi/support/collective_error.hpp"
 
-#include "mpi/mpi_check.hpp"
+#include "mpi/support/mpi_check.hpp"
 
 namespace hympi::mpi {
 

@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include "core/call_check.hpp"
-#include "mpi/leader_comm.hpp"
+#include "mpi/coll/leader_comm.hpp"
 
 namespace hympi::mpi {
 

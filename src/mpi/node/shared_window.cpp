@@ -8,9 +8,9 @@
 #include <cstring>
 #include <string>
 
-#include "mpi/collective_error.hpp"
-#include "mpi/mpi_check.hpp"
-#include "mpi/setup_agreement.hpp"
+#include "mpi/support/collective_error.hpp"
+#include "mpi/support/mpi_check.hpp"
+#include "mpi/support/setup_agreement.hpp"
 
 #if MPI_VERSION < 3
 #error "hympi needs MPI-3 shared-memory windows (MPI_Win_allocate_shared): use Open MPI >= 1.8 or MPICH >= 3.0"
