@@ -31,7 +31,7 @@ nlohmann::json bench_apps(Context& ctx, int rounds, bool quick) {
   for (auto [name, iterations] : {std::pair{"jacobi2d", 200}, {"jacobi3d", 200}, {"laplace19", 100}}) {
     apps::Problem p = apps::stencil_problem(name);
     apps::CommonOptions options;
-    options.iterations = iterations;  // the applications' own defaults (bench/apps_split.py)
+    options.iterations = iterations;  // the applications' own defaults (bench/scripts/apps_split.py)
     if (quick) {
       for (int& n : p.grid) n = 16;
       options.iterations = 10;

@@ -12,7 +12,7 @@
 namespace hympi::bench {
 
 /// `quick`: small problems, one round (a smoke run). The record's "results" has the layout
-/// of bench/apps_split.py's JSON: {app: {strategy: [one entry per round]}}.
+/// of bench/scripts/apps_split.py's JSON: {app: {strategy: [one entry per round]}}.
 nlohmann::json bench_apps(Context& ctx, int rounds, bool quick);
 
 }  // namespace hympi::bench

@@ -1,6 +1,6 @@
 /* hympi-osu-probe: the MPI library's own operations timed the way the OSU micro-benchmarks
  * time them, in plain MPI (no hympi), as an independent check of hympi-bench's numbers for
- * the same operations (bench/osu_check.py runs both).
+ * the same operations (bench/scripts/osu_check.py runs both).
  *
  * OSU's method: `skip` warm-up calls, then `iterations` calls, each timed alone with
  * MPI_Wtime and followed by an untimed MPI_Barrier (collectives); the latency is the

@@ -4,7 +4,7 @@
 # dot, sync, ghost update (ring patterns, a 48^3 19-point grid, the 0.03 cube mesh cut by
 # METIS), the applications per strategy, against the MPI library's own operations,
 # neighbourhood collectives, RMA and PETSc (Open MPI), interleaved in one launch; then the
-# summary table (hympi / every peer) and the plots (bench/report.py).
+# summary table (hympi / every peer) and the plots (bench/scripts/report.py).
 #   scripts/demo.sh [hympi-bench arguments]     default: all --outer 30 --rounds 3
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,5 +30,5 @@ for mpi in openmpi mpich; do
   runs+=("$out/$mpi.json")
 done
 echo "=== summary: hympi / peer, median of interleaved pairs (< 1: hympi faster) ==="
-/usr/bin/python3 bench/report.py "${runs[@]}" --out "$out" --brief
+/usr/bin/python3 bench/scripts/report.py "${runs[@]}" --out "$out" --brief
 echo "Tables: $out/<mpi>.txt; every sample: $out/<mpi>.json; plots and the full table: $out/*.png, $out/summary.md"

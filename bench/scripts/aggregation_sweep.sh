@@ -6,7 +6,7 @@
 #  - indications, oversubscribed: np 8 as nodes of 1, 2 and 4 on 24^3, 48^3 and 96^3;
 # then the cost model fitted on the fit set and its prediction for MASHM's 2-512 nodes x
 # 16 ranks with this machine's measured links.
-#   bench/aggregation_sweep.sh [BUILD_DIR] [OUT_DIR]      (default build/openmpi, bench-results/aggregation)
+#   bench/scripts/aggregation_sweep.sh [BUILD_DIR] [OUT_DIR]      (default build/openmpi, bench-results/aggregation)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/openmpi}
@@ -24,4 +24,4 @@ run() {  # np node n
 for node in 1 2; do for n in 16 24 32 48 64 96; do run 2 $node $n; done; done
 for node in 1 2 4; do for n in 24 48 96; do run 8 $node $n; done; done
 "$mpiexec" -n 1 "$build/bench/hympi-bench" stats --json "$out/stats.json" >"$out/stats.txt"
-/usr/bin/python3 bench/cost_model.py predict "$out"/halo-grid-np2-*.json --stats "$out/stats.json" | tee "$out/cost-model.md"
+/usr/bin/python3 bench/scripts/cost_model.py predict "$out"/halo-grid-np2-*.json --stats "$out/stats.json" | tee "$out/cost-model.md"

@@ -4,7 +4,7 @@ times per variant (interleaved: shm, flat_mpi, shm, flat_mpi, ...), and the per-
 compute, ghost-update and reduction times and the communication share are reported as
 medians with their lowest and highest launch. Standard library only.
 
-    bench/apps_split.py --build build/openmpi --np 2 [--launches 5] [--apps cg,jacobi3d]
+    bench/scripts/apps_split.py --build build/openmpi --np 2 [--launches 5] [--apps cg,jacobi3d]
         [--strategies shm,flat_mpi,shm_direct,aggregated] [--placements first-touch,shared,rank0]
         [--json out.json] [-- extra app args]
 

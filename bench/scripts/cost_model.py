@@ -13,8 +13,8 @@ The fit gives 1/B (B: the achieved fraction of the ping-pong bandwidth) and S (t
 intranode synchronization cost, us); the model is linear in them, and the fit minimizes
 the relative error (each run weighted by 1 / its time).
 
-    bench/cost_model.py fit RUN.json [RUN.json ...]               # halo-grid records
-    bench/cost_model.py predict RUN.json [...] --stats STATS.json  # + hympi-bench stats record
+    bench/scripts/cost_model.py fit RUN.json [RUN.json ...]               # halo-grid records
+    bench/scripts/cost_model.py predict RUN.json [...] --stats STATS.json  # + hympi-bench stats record
 
 numpy only.
 """

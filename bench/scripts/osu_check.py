@@ -7,7 +7,7 @@ the probe's average latency with that of hympi-bench's median: MPI_Barrier, MPI_
 floor, run with --cached-data: OSU's probe re-sends unchanged buffers too) at 4-256 KiB.
 Standard library only.
 
-    bench/osu_check.py --build build/openmpi [--np 2] [--launches 3] [--outer 30] [--tolerance 0.2]
+    bench/scripts/osu_check.py --build build/openmpi [--np 2] [--launches 3] [--outer 30] [--tolerance 0.2]
 
 Prints a Markdown table; exits 1 when an operation differs by more than the tolerance.
 """

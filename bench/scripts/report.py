@@ -13,11 +13,11 @@ in the style of the figures of Quaranta & Maddegedara (2021):
                    halo-mesh): median per implementation, bars from min to max
   apps.png         applications: ghost-update and reduction time per iteration and the
                    communication share, per strategy (hympi-bench apps records, and
-                   bench/apps_split.py --json files)
+                   bench/scripts/apps_split.py --json files)
   summary.md       hympi against every peer and floor: median ratio of interleaved pairs,
                    and the ratios of communication parts (median minus write_read's)
 
-    bench/report.py RUN.json [RUN.json ...] [--apps APPS.json ...] [--out DIR]
+    bench/scripts/report.py RUN.json [RUN.json ...] [--apps APPS.json ...] [--out DIR]
 """
 import argparse
 import json
@@ -180,7 +180,7 @@ def plot_patterns(runs, out):
 
 
 def apps_sets(runs, paths):
-    """(label, {np, results}) from the runs' `apps` records and from bench/apps_split.py files."""
+    """(label, {np, results}) from the runs' `apps` records and from bench/scripts/apps_split.py files."""
     sets = [(label, rec) for label, run in runs for rec in records(run, "apps")]
     for path in paths:
         with open(path) as f:
@@ -274,7 +274,7 @@ def summary(runs, brief=False):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("runs", nargs="+", help="hympi-bench --json files")
-    ap.add_argument("--apps", nargs="*", default=[], help="bench/apps_split.py --json files")
+    ap.add_argument("--apps", nargs="*", default=[], help="bench/scripts/apps_split.py --json files")
     ap.add_argument("--out", default="bench-results/report")
     ap.add_argument("--brief", action="store_true", help="print only the headline ratios (summary.md has all)")
     args = ap.parse_args()

@@ -6,7 +6,7 @@ for ghost updates on fresh data also the ratio of communication parts (median mi
 write_read floor's), "vs X comm". Ghost-update records of --cached-data runs are marked
 "(cached)": the cache-resident best case. Standard library only.
 
-    bench/summarize.py bench-results/openmpi-*.json
+    bench/scripts/summarize.py bench-results/openmpi-*.json
 """
 import json
 import statistics

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench/cost_model.py recovers known parameters from synthetic halo-grid records (made
+"""bench/scripts/cost_model.py recovers known parameters from synthetic halo-grid records (made
 by the model itself with noise-free times), and its prediction table runs on a stats
 record. Exits non-zero on any mismatch."""
 import json
@@ -10,7 +10,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "bench"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "bench", "scripts"))
 import cost_model  # noqa: E402
 
 TRUE = {"flat_mpi": [1 / 0.3, 1 / 0.5], "aggregated": [1 / 0.6, 1 / 0.4, 7.5], "aggregated_odm": [1 / 0.7, 1 / 0.45, 5.0]}
@@ -53,7 +53,7 @@ def main():
         with open(stats, "w") as f:
             json.dump({"machine": {}, "benchmarks": [{"benchmark": "stats", "stencil": "star19", "grid": [96, 96, 96],
                                                       "ranks_per_node": 16, "results": [row]}]}, f)
-        out = subprocess.run([sys.executable, os.path.join(HERE, "..", "..", "bench", "cost_model.py"), "predict", run,
+        out = subprocess.run([sys.executable, os.path.join(HERE, "..", "..", "bench", "scripts", "cost_model.py"), "predict", run,
                               "--stats", stats], capture_output=True, text=True, check=True).stdout
         if "| aggregated / flat |" not in out or f"| {row['nodes']} | {row['ranks']} |" not in out:
             sys.exit("prediction table missing:\n" + out)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench/report.py on the stored samples (a quick hympi-bench run, an apps_split run)
+"""bench/scripts/report.py on the stored samples (a quick hympi-bench run, an apps_split run)
 writes every plot as a PNG and the summary table. Exits non-zero otherwise."""
 import os
 import subprocess
@@ -7,7 +7,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPORT = os.path.join(HERE, "..", "..", "bench", "report.py")
+REPORT = os.path.join(HERE, "..", "..", "bench", "scripts", "report.py")
 
 with tempfile.TemporaryDirectory() as out:
     result = subprocess.run([sys.executable, REPORT, os.path.join(HERE, "sample-bench.json"), "--apps",
