@@ -6,6 +6,7 @@
 #include "ghost_bench.hpp"
 #include "hympi/grid.hpp"
 #include "hympi/halo.hpp"
+#include "hympi/statistics.hpp"
 #include "links.hpp"
 
 namespace hympi::bench {

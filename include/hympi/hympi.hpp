@@ -1,4 +1,5 @@
-// hympi: hybrid MPI+MPI communication for mesh codes on multicore nodes.
+// hympi: hybrid MPI+MPI communication for mesh codes on multicore nodes. The message
+// statistics (hympi/statistics.hpp) are a separate include.
 #pragma once
 
 #include "hympi/context.hpp"
@@ -6,6 +7,5 @@
 #include "hympi/halo.hpp"
 #include "hympi/options.hpp"
 #include "hympi/shared_window.hpp"
-#include "hympi/statistics.hpp"
 #include "hympi/topology.hpp"
 #include "hympi/types.hpp"
