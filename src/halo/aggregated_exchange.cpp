@@ -128,7 +128,6 @@ class AggregatedExchange final : public Exchange {
 
   // Zero-copy: the parts of the shared regions themselves. A send region is written after
   // its previous message left; a receive region is read until release_received().
-  bool has_buffers() const override { return true; }
   void release_received() override {
     if (k_ > 0)
       for (Region& g : recv_)

@@ -52,7 +52,6 @@ class Exchange {
   // Zero-copy (a Halo in buffer mode): begin/end get no vectors, so nothing is packed or
   // unpacked; the user writes send buffers after wait_sendable() and reads receive buffers
   // until release_received(), to which the end of the reads of call k is deferred.
-  virtual bool has_buffers() const { return false; }
   void defer_release() { deferred_release_ = true; }
   virtual void release_received() {}
   virtual void wait_sendable() {}

@@ -80,7 +80,6 @@ class MpiExchange final : public Exchange {
   HaloStats stats() const override { return peer_stats(peers_, fields_); }
 
   // Zero-copy: the packed buffers. end() completed the sends; receives restart in begin().
-  bool has_buffers() const override { return true; }
   std::optional<MessageBuffers> buffers(std::size_t index) override {
     for (std::size_t i = 0; i < peers_.size(); ++i)
       if (peers_[i].index == index)

@@ -163,7 +163,6 @@ class ShmExchange final : public LinkExchange<Orders> {
 
   // Zero-copy: the slots themselves. Call k's slots are read until release_received();
   // call k+1's are written after wait_sendable().
-  bool has_buffers() const override { return true; }
   void release_received() override {
     if (this->k_ > 0)
       for (InLink& link : this->links_.in) core::link_release<Orders>(link.ends, this->k_);
