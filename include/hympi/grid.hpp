@@ -15,8 +15,8 @@
 #include <span>
 
 #include "hympi/block.hpp"
-#include "hympi/detail/finalize_guard.hpp"
 #include "hympi/context.hpp"
+#include "hympi/detail/finalize_guard.hpp"
 #include "hympi/halo.hpp"
 
 namespace hympi {

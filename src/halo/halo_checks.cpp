@@ -23,6 +23,7 @@ Strategy check_setup(const Pattern::Data& pattern, Strategy strategy, int fields
                        {"pattern", int64_t(pattern.fingerprint >> 1),
                         [](int64_t v) { return "the pattern with fingerprint " + std::to_string(v); }}});
   if (fields < 1) throw Error("hympi: Halo: fields must be >= 1, got " + std::to_string(fields));
+  // The message names the table's zero-copy strategies in the order the documentation does.
   if (mode == HaloMode::buffers && !info(strategy).zero_copy)
     throw Error(std::string("hympi: Halo: zero-copy buffers need shm, aggregated, aggregated_odm, flat_mpi or automatic, not ") +
                 name_of(strategy));

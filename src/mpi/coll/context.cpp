@@ -20,9 +20,9 @@
 #include "mpi/coll/leader_agreement.hpp"
 #include "mpi/coll/leader_check.hpp"
 #include "mpi/coll/leader_comm.hpp"
+#include "mpi/coll/node_collectives.hpp"
 #include "mpi/support/mpi_check.hpp"
 #include "mpi/support/mpi_types.hpp"
-#include "mpi/coll/node_collectives.hpp"
 #include "mpi/support/setup_agreement.hpp"
 
 namespace hympi {

@@ -4,8 +4,8 @@
 
 #include "core/counter_barrier.hpp"
 #include "core/memory_order.hpp"
-#include "mpi/node/domains.hpp"
 #include "mpi/coll/core_config.hpp"
+#include "mpi/node/domains.hpp"
 
 namespace hympi::mpi {
 namespace {
