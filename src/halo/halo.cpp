@@ -95,6 +95,7 @@ struct Halo::Impl {
     if (m == HaloMode::buffers && !zero_copy_capable(s))
       throw Error(std::string("hympi: Halo: zero-copy buffers need shm, aggregated, aggregated_odm, flat_mpi or automatic, not ") +
                   name_of(s));
+    mpi::throw_if_any(topo.world(), oversized_message(s));
     try {
       mpi::check(MPI_Comm_dup(topo.world(), &comm), "MPI_Comm_dup (Halo)");
       if (s == Strategy::automatic) strategy = choose();
@@ -105,6 +106,22 @@ struct Halo::Impl {
     }
     if (mode == HaloMode::buffers)
       for (auto& part : parts) part->defer_release();
+  }
+
+  /// MPI counts are int: a message that MPI would carry must fit one (checked on every
+  /// rank before anything is set up; "" when all fit).
+  std::string oversized_message(Strategy s) const {
+    constexpr std::size_t kMaxBytes = std::size_t(std::numeric_limits<int>::max());
+    const bool all_mpi = s == Strategy::flat_mpi || s == Strategy::neighbor;
+    for (const halo::PeerPlan& peer : halo::peer_plans(pattern.data(), halo::Where::everywhere)) {
+      const std::size_t bytes = std::max(peer.send_bytes(fields), peer.recv_bytes(fields));
+      if ((all_mpi || peer.node_rank < 0) && bytes > kMaxBytes)
+        return "hympi: Halo: rank " + std::to_string(pattern.data().context->topology().world_rank()) +
+               " exchanges " + std::to_string(bytes) + " bytes with rank " + std::to_string(peer.rank) +
+               " in one MPI message; MPI counts are int (at most " + std::to_string(kMaxBytes) +
+               " bytes): use fewer fields per Halo, a smaller chunk, or a shared-memory strategy inside a node";
+    }
+    return "";
   }
 
   static bool zero_copy_capable(Strategy s) {

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <string>
 #include <vector>
 
 #include "core/counter_barrier.hpp"
@@ -37,4 +38,37 @@ TEST(CounterBarrier, FlatAndTreeReleaseMixWithTreeCollectives) {
         }
       });
     }
+}
+
+// The leader's step fails (another node called something else): every rank of the node
+// gets the failure, in both release shapes, and the next barrier of either kind works.
+TEST(CounterBarrier, LeaderFailureReachesEveryRank) {
+  for (bool tree_release : {false, true}) {
+    const int n = 6;
+    test::ThreadTeam team(n, 4096);
+    std::vector<std::string> messages(n);
+    team.run([&](int rank) {
+      WaitConfig wait{WaitPolicy::adaptive, true, 60.0};
+      Tree tree = Tree::build(TreeSpec{TreeShape::kary, 2}, n);
+      CounterBarrier<TunedOrders> counter(rank, team.participants(), tree, tree_release, wait, team.ranks());
+      TreeCollective<TunedOrders> coll(rank, team.participants(), tree, 4096, wait, team.ranks());
+      uint64_t seq = 0;
+      const CallDesc other{CallKind::allreduce, Datatype::float64, Op::sum, -1, 1};
+      auto mismatch = [&](std::byte*, std::size_t, Status& s) {
+        s = Status::mismatch(0, CallDesc{CallKind::barrier, Datatype::float64, Op::sum, -1, 0}, 7, other);
+      };
+      try {
+        counter.barrier(seq, LeaderStep(mismatch));
+      } catch (const Error& e) {
+        messages[rank] = e.what();
+      }
+      counter.barrier(seq);
+      coll.barrier(seq);
+      counter.barrier(seq);
+    });
+    for (int r = 0; r < n; ++r) {
+      EXPECT_EQ(messages[r], messages[0]);
+      EXPECT_NE(messages[r].find("rank 7 called allreduce"), std::string::npos) << messages[r];
+    }
+  }
 }
