@@ -201,5 +201,22 @@ TEST(Misuse, HaloSetupThatFailsLeavesNothingBehind) {
   expect_updates_work(h, v);
 }
 
+/// A Context whose collective buffers do not fit in /dev/shm fails on every rank part way
+/// through its set-up (communicators already made), frees them, and the program goes on.
+TEST(Misuse, ContextSetupThatFailsLeavesNothingBehind) {
+  struct statvfs fs{};
+  ASSERT_EQ(statvfs("/dev/shm", &fs), 0);
+  Options too_big = Options::from_env();
+  too_big.collective_buffer_bytes = std::size_t(fs.f_blocks) * fs.f_frsize + (1 << 20);
+  { Context warm(MPI_COMM_WORLD); }
+  const int before = shared_mappings();
+  for (int attempt = 0; attempt < 3; ++attempt)
+    expect_error_on_every_rank([&] { Context c(MPI_COMM_WORLD, too_big); },
+                               "hympi: cannot allocate a shared window: the node needs ");
+  EXPECT_EQ(shared_mappings(), before) << "a failed Context set-up left shared memory mapped";
+  Context c(MPI_COMM_WORLD);
+  EXPECT_EQ(c.allreduce(1.0, Op::sum), double(world_size()));
+}
+
 }  // namespace
 }  // namespace hympi::test
