@@ -433,14 +433,6 @@ TEST(HaloAutomatic, ChoosesOneCandidateOnEveryRankAndReportsTrials) {
   EXPECT_EQ(lowest, highest) << "ranks chose different strategies";
 }
 
-/// Shared-memory mappings of this process (MPI windows are files in /dev/shm here).
-int shared_mappings() {
-  std::ifstream maps("/proc/self/maps");
-  int count = 0;
-  for (std::string line; std::getline(maps, line);) count += line.find("/dev/shm") != std::string::npos;
-  return count;
-}
-
 TEST(HaloResources, DestroyedHalosReturnTheirSharedMemory) {
   const Graph g = random_graph(41, 2000, 500, 0.5);
   const int me = world_rank();

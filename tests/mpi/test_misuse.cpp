@@ -166,14 +166,6 @@ TEST(Misuse, BarrierAgainstAllreduceUnderEveryBarrier) {
   }
 }
 
-/// Shared-memory mappings of this process (MPI windows are files in /dev/shm here).
-int shared_mappings() {
-  std::ifstream maps("/proc/self/maps");
-  int count = 0;
-  for (std::string line; std::getline(maps, line);) count += line.find("/dev/shm") != std::string::npos;
-  return count;
-}
-
 /// A Halo whose shared vectors do not fit in /dev/shm fails on every rank, frees what it
 /// had made (its communicator, windows), and the program goes on with another Halo.
 TEST(Misuse, HaloSetupThatFailsLeavesNothingBehind) {

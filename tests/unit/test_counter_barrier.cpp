@@ -11,29 +11,42 @@
 using namespace hympi;
 using namespace hympi::core;
 
+namespace {
+
+/// One rank's counter barrier and tree collective over the same blocks (binary tree).
+struct Engines {
+  Engines(const test::ThreadTeam& team, int rank, bool tree_release)
+      : tree(Tree::build(TreeSpec{TreeShape::kary, 2}, team.size())),
+        counter(rank, team.participants(), tree, tree_release, wait, team.ranks()),
+        coll(rank, team.participants(), tree, 4096, wait, team.ranks()) {}
+  WaitConfig wait{WaitPolicy::adaptive, true, 60.0};
+  Tree tree;
+  CounterBarrier<TunedOrders> counter;
+  TreeCollective<TunedOrders> coll;
+  uint64_t seq = 0;
+};
+
+}  // namespace
+
 TEST(CounterBarrier, FlatAndTreeReleaseMixWithTreeCollectives) {
   for (bool tree_release : {false, true})
     for (int n : {1, 2, 3, 7, 8}) {
       test::ThreadTeam team(n, 4096);
       std::vector<std::atomic<int>> phase(n);
       team.run([&](int rank) {
-        WaitConfig wait{WaitPolicy::adaptive, true, 60.0};
-        Tree tree = Tree::build(TreeSpec{TreeShape::kary, 2}, n);
-        CounterBarrier<TunedOrders> counter(rank, team.participants(), tree, tree_release, wait, team.ranks());
-        TreeCollective<TunedOrders> coll(rank, team.participants(), tree, 4096, wait, team.ranks());
-        uint64_t seq = 0;
+        Engines e(team, rank, tree_release);
         unsigned noise = 31u * rank + 3;
         for (int k = 1; k <= test::scaled(3000); ++k) {
           test::jitter(noise);
           phase[rank].store(k, std::memory_order_relaxed);
-          counter.barrier(seq);
+          e.counter.barrier(e.seq);
           for (int r = 0; r < n; ++r) ASSERT_GE(phase[r].load(std::memory_order_relaxed), k);
           if (k % 3 == 0) {  // interleave the other protocol on the same channels
             int64_t one = 1, total = 0;
-            coll.allreduce(seq, &one, &total, 1, Datatype::int64, Op::sum);
+            e.coll.allreduce(e.seq, &one, &total, 1, Datatype::int64, Op::sum);
             ASSERT_EQ(total, n);
           } else {
-            coll.barrier(seq);
+            e.coll.barrier(e.seq);
           }
         }
       });
@@ -48,23 +61,19 @@ TEST(CounterBarrier, LeaderFailureReachesEveryRank) {
     test::ThreadTeam team(n, 4096);
     std::vector<std::string> messages(n);
     team.run([&](int rank) {
-      WaitConfig wait{WaitPolicy::adaptive, true, 60.0};
-      Tree tree = Tree::build(TreeSpec{TreeShape::kary, 2}, n);
-      CounterBarrier<TunedOrders> counter(rank, team.participants(), tree, tree_release, wait, team.ranks());
-      TreeCollective<TunedOrders> coll(rank, team.participants(), tree, 4096, wait, team.ranks());
-      uint64_t seq = 0;
+      Engines e(team, rank, tree_release);
       const CallDesc other{CallKind::allreduce, Datatype::float64, Op::sum, -1, 1};
       auto mismatch = [&](std::byte*, std::size_t, Status& s) {
         s = Status::mismatch(0, CallDesc{CallKind::barrier, Datatype::float64, Op::sum, -1, 0}, 7, other);
       };
       try {
-        counter.barrier(seq, LeaderStep(mismatch));
-      } catch (const Error& e) {
-        messages[rank] = e.what();
+        e.counter.barrier(e.seq, LeaderStep(mismatch));
+      } catch (const Error& error) {
+        messages[rank] = error.what();
       }
-      counter.barrier(seq);
-      coll.barrier(seq);
-      counter.barrier(seq);
+      e.counter.barrier(e.seq);
+      e.coll.barrier(e.seq);
+      e.counter.barrier(e.seq);
     });
     for (int r = 0; r < n; ++r) {
       EXPECT_EQ(messages[r], messages[0]);
