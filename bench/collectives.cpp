@@ -33,23 +33,41 @@ nlohmann::json bench_barrier(Context& ctx, const Method& method) {
   return report("barrier", 0, contenders, samples, method);
 }
 
-nlohmann::json bench_allreduce(Context& ctx, const Method& method, const std::vector<std::size_t>& sizes) {
+nlohmann::json bench_allreduce(Context& ctx, const Method& method, const std::vector<std::size_t>& sizes,
+                               DataMode mode) {
   auto seq_cst = variant(ctx, [](Options& o) { o.orders = MemoryOrders::seq_cst; });
   MPI_Comm comm = ctx.topology().world();
+  const double rank = ctx.topology().world_rank();
   nlohmann::json records = nlohmann::json::array();
   for (std::size_t bytes : sizes) {
     const std::size_t count = std::max<std::size_t>(1, bytes / sizeof(double));
-    std::vector<double> in(count, 1.0 + ctx.topology().world_rank()), out(count);
-    std::vector<Contender> contenders{{"hympi", [&] { ctx.allreduce(in.data(), out.data(), count, Op::sum); }}};
+    std::vector<double> in(count, 1.0 + rank), out(count);
+    double call = 0, checksum = 0;
+    // Around every call of every contender alike: a new input, the result read.
+    auto fresh = [&](auto reduce) {
+      return [&, reduce] {
+        if (mode == DataMode::fresh) {
+          call += 1;
+          for (std::size_t i = 0; i < count; ++i) in[i] = rank + call + double(i & 7);
+        }
+        reduce();
+        if (mode == DataMode::fresh)
+          for (double x : out) checksum += x;
+      };
+    };
+    std::vector<Contender> contenders{{"hympi", fresh([&] { ctx.allreduce(in.data(), out.data(), count, Op::sum); })}};
     if (count == 1)
-      contenders.push_back({"hympi-seq_cst", [&] { seq_cst->allreduce(in.data(), out.data(), count, Op::sum); }});
-    contenders.push_back({"MPI_Allreduce", [&] {
+      contenders.push_back({"hympi-seq_cst", fresh([&] { seq_cst->allreduce(in.data(), out.data(), count, Op::sum); })});
+    contenders.push_back({"MPI_Allreduce", fresh([&] {
                             MPI_Allreduce(in.data(), out.data(), int(count), MPI_DOUBLE, MPI_SUM, comm);
-                          }});
+                          })});
     // Large messages: fewer inner calls, same number of samples.
     Method m = method;
     if (bytes >= (64u << 10)) m.inner = std::max(1, method.inner / 10);
-    records.push_back(report("allreduce", count * sizeof(double), contenders, measure(ctx, contenders, m), m));
+    nlohmann::json record = report("allreduce", count * sizeof(double), contenders, measure(ctx, contenders, m), m);
+    record["data"] = name_of(mode);
+    record["checksum"] = checksum;
+    records.push_back(std::move(record));
   }
   return records;
 }

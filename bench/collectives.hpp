@@ -5,13 +5,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app_data.hpp"
 #include "method.hpp"
 
 namespace hympi::bench {
 
 nlohmann::json bench_barrier(Context& ctx, const Method& method);
-/// Allreduce of `sizes` bytes of doubles (sum).
-nlohmann::json bench_allreduce(Context& ctx, const Method& method, const std::vector<std::size_t>& sizes);
+/// Allreduce of `sizes` bytes of doubles (sum). Fresh data: before every call of every
+/// contender the input is rewritten with new values, after it the result is read (a
+/// checksum), as a solver does; cached: the same input every call (best case, labelled).
+nlohmann::json bench_allreduce(Context& ctx, const Method& method, const std::vector<std::size_t>& sizes,
+                               DataMode mode);
 
 /// Quaranta & Maddegedara (2021), Section 4.4 / Fig. 13: the 8-byte allreduce with the
 /// tree ordered by the hardware (sockets, L3; hwloc) and in rank order. Launch it once per

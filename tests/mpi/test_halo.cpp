@@ -247,7 +247,7 @@ void check_updates(const Graph& graph, const Run& run) {
         if (is_ghost[std::size_t(new_id[std::size_t(old)])])
           for (int c = 0; c < chunk; ++c) reference[std::size_t(new_id[std::size_t(old)]) * std::size_t(chunk) + std::size_t(c)] = T(-1);
       reference_update(lists, chunk, reference);
-      EXPECT_EQ(0, std::memcmp(reference.data(), v[0], n * sizeof(T))) << "iteration " << it;
+      EXPECT_TRUE(n == 0 || 0 == std::memcmp(reference.data(), v[0], n * sizeof(T))) << "iteration " << it;
     }
     if (wrong) break;
   }
@@ -431,14 +431,6 @@ TEST(HaloAutomatic, ChoosesOneCandidateOnEveryRankAndReportsTrials) {
   MPI_Allreduce(&mine, &lowest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   MPI_Allreduce(&mine, &highest, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   EXPECT_EQ(lowest, highest) << "ranks chose different strategies";
-}
-
-/// Shared-memory mappings of this process (MPI windows are files in /dev/shm here).
-int shared_mappings() {
-  std::ifstream maps("/proc/self/maps");
-  int count = 0;
-  for (std::string line; std::getline(maps, line);) count += line.find("/dev/shm") != std::string::npos;
-  return count;
 }
 
 TEST(HaloResources, DestroyedHalosReturnTheirSharedMemory) {

@@ -166,14 +166,6 @@ TEST(Misuse, BarrierAgainstAllreduceUnderEveryBarrier) {
   }
 }
 
-/// Shared-memory mappings of this process (MPI windows are files in /dev/shm here).
-int shared_mappings() {
-  std::ifstream maps("/proc/self/maps");
-  int count = 0;
-  for (std::string line; std::getline(maps, line);) count += line.find("/dev/shm") != std::string::npos;
-  return count;
-}
-
 /// A Halo whose shared vectors do not fit in /dev/shm fails on every rank, frees what it
 /// had made (its communicator, windows), and the program goes on with another Halo.
 TEST(Misuse, HaloSetupThatFailsLeavesNothingBehind) {
@@ -186,13 +178,36 @@ TEST(Misuse, HaloSetupThatFailsLeavesNothingBehind) {
   if (shm_bytes / 64 >= std::size_t(1) << 30) GTEST_SKIP() << "/dev/shm too large for an int chunk";
   const int chunk = int(shm_bytes / (8 * sizeof(double))) + 1;  // 8 points of `chunk` doubles: more than /dev/shm
   Pattern huge = Pattern::from_lists(context(), 8, ring_lists(), chunk);
+  // One node: its shared vectors exceed /dev/shm. Several: its internode messages exceed
+  // MPI's int counts first (checked before anything is allocated).
+  const std::string expected = context().topology().node_count() == 1
+                                   ? "hympi: cannot allocate a shared window: the node needs "
+                                   : " in one MPI message; MPI counts are int";
   for (int attempt = 0; attempt < 3; ++attempt)
-    expect_error_on_every_rank([&] { Halo h(huge, Strategy::shm_direct); },
-                               "hympi: cannot allocate a shared window: the node needs ");
+    expect_error_on_every_rank([&] { Halo h(huge, Strategy::shm_direct); }, expected);
   EXPECT_EQ(shared_mappings(), before) << "a failed Halo set-up left shared memory mapped";
+  if (world_size() > 1)  // the same messages through MPI exceed its int counts: found before anything is sent
+    expect_error_on_every_rank([&] { Halo h(huge, Strategy::flat_mpi); }, " in one MPI message; MPI counts are int");
   Halo h(small, Strategy::shm);
   std::vector<double> v(8);
   expect_updates_work(h, v);
+}
+
+/// A Context whose collective buffers do not fit in /dev/shm fails on every rank part way
+/// through its set-up (communicators already made), frees them, and the program goes on.
+TEST(Misuse, ContextSetupThatFailsLeavesNothingBehind) {
+  struct statvfs fs{};
+  ASSERT_EQ(statvfs("/dev/shm", &fs), 0);
+  Options too_big = Options::from_env();
+  too_big.collective_buffer_bytes = std::size_t(fs.f_blocks) * fs.f_frsize + (1 << 20);
+  { Context warm(MPI_COMM_WORLD); }
+  const int before = shared_mappings();
+  for (int attempt = 0; attempt < 3; ++attempt)
+    expect_error_on_every_rank([&] { Context c(MPI_COMM_WORLD, too_big); },
+                               "hympi: cannot allocate a shared window: the node needs ");
+  EXPECT_EQ(shared_mappings(), before) << "a failed Context set-up left shared memory mapped";
+  Context c(MPI_COMM_WORLD);
+  EXPECT_EQ(c.allreduce(1.0, Op::sum), double(world_size()));
 }
 
 }  // namespace

@@ -60,6 +60,11 @@ TEST(Topology, ConsistentWithPlainMpi) {
   if (int expect = env_int("HYMPI_TEST_EXPECT_NODES", 0)) {
     EXPECT_EQ(topo.node_count(), std::min(expect, world_size));
   }
+  // Oversubscription comes from the CPUs the ranks may use (affinity masks), not the
+  // machine's CPU count: the test says what to expect when it restricts them (taskset).
+  if (int expect = env_int("HYMPI_TEST_EXPECT_OVERSUBSCRIBED", -1); expect >= 0) {
+    EXPECT_EQ(topo.oversubscribed(), expect == 1);
+  }
 }
 
 TEST(Topology, ManyTopologiesCanCoexist) {

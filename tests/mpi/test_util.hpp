@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <cstdlib>
+#include <fstream>
 #include <memory>
 #include <string>
 
@@ -38,6 +39,14 @@ struct FreeContext : ::testing::Environment {
   void TearDown() override { g_context.reset(); }
 };
 inline const auto* const g_free_context = ::testing::AddGlobalTestEnvironment(new FreeContext);
+
+/// Shared-memory mappings of this process (MPI windows are files in /dev/shm here).
+inline int shared_mappings() {
+  std::ifstream maps("/proc/self/maps");
+  int count = 0;
+  for (std::string line; std::getline(maps, line);) count += line.find("/dev/shm") != std::string::npos;
+  return count;
+}
 
 /// Runs `f` (collective) and expects a hympi::Error containing `expected_part` on this rank.
 template <class F>

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <string>
 #include <vector>
 
 #include "core/counter_barrier.hpp"
@@ -10,31 +11,72 @@
 using namespace hympi;
 using namespace hympi::core;
 
+namespace {
+
+/// One rank's counter barrier and tree collective over the same blocks (binary tree).
+struct Engines {
+  Engines(const test::ThreadTeam& team, int rank, bool tree_release)
+      : tree(Tree::build(TreeSpec{TreeShape::kary, 2}, team.size())),
+        coll(rank, team.participants(), tree, 4096, wait, team.ranks()),
+        counter(rank, team.participants(), tree, tree_release, wait, team.ranks(), coll.sweeps()) {}
+  WaitConfig wait{WaitPolicy::adaptive, true, 60.0};
+  Tree tree;
+  TreeCollective<TunedOrders> coll;
+  CounterBarrier<TunedOrders> counter;
+};
+
+}  // namespace
+
 TEST(CounterBarrier, FlatAndTreeReleaseMixWithTreeCollectives) {
   for (bool tree_release : {false, true})
     for (int n : {1, 2, 3, 7, 8}) {
       test::ThreadTeam team(n, 4096);
       std::vector<std::atomic<int>> phase(n);
       team.run([&](int rank) {
-        WaitConfig wait{WaitPolicy::adaptive, true, 60.0};
-        Tree tree = Tree::build(TreeSpec{TreeShape::kary, 2}, n);
-        TreeCollective<TunedOrders> coll(rank, team.participants(), tree, 4096, wait, team.ranks());
-        CounterBarrier<TunedOrders> counter(rank, team.participants(), tree, tree_release, wait, team.ranks(),
-                                            coll.sweeps());
+        Engines e(team, rank, tree_release);
         unsigned noise = 31u * rank + 3;
         for (int k = 1; k <= test::scaled(3000); ++k) {
           test::jitter(noise);
           phase[rank].store(k, std::memory_order_relaxed);
-          counter.barrier();
+          e.counter.barrier();
           for (int r = 0; r < n; ++r) ASSERT_GE(phase[r].load(std::memory_order_relaxed), k);
           if (k % 3 == 0) {  // interleave the other protocol on the same channels
             int64_t one = 1, total = 0;
-            coll.allreduce(&one, &total, 1, Datatype::int64, Op::sum);
+            e.coll.allreduce(&one, &total, 1, Datatype::int64, Op::sum);
             ASSERT_EQ(total, n);
           } else {
-            coll.barrier();
+            e.coll.barrier();
           }
         }
       });
     }
+}
+
+// The leader's step fails (another node called something else): every rank of the node
+// gets the failure, in both release shapes, and the next barrier of either kind works.
+TEST(CounterBarrier, LeaderFailureReachesEveryRank) {
+  for (bool tree_release : {false, true}) {
+    const int n = 6;
+    test::ThreadTeam team(n, 4096);
+    std::vector<std::string> messages(n);
+    team.run([&](int rank) {
+      Engines e(team, rank, tree_release);
+      const CallDesc other{CallKind::allreduce, Datatype::float64, Op::sum, -1, 1};
+      auto mismatch = [&](std::byte*, std::size_t, Status& s) {
+        s = Status::mismatch(0, CallDesc{CallKind::barrier, Datatype::float64, Op::sum, -1, 0}, 7, other);
+      };
+      try {
+        e.counter.barrier(LeaderStep(mismatch));
+      } catch (const Error& error) {
+        messages[rank] = error.what();
+      }
+      e.counter.barrier();
+      e.coll.barrier();
+      e.counter.barrier();
+    });
+    for (int r = 0; r < n; ++r) {
+      EXPECT_EQ(messages[r], messages[0]);
+      EXPECT_NE(messages[r].find("rank 7 called allreduce"), std::string::npos) << messages[r];
+    }
+  }
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -176,4 +177,41 @@ TEST(TreeCollective, MismatchedOperationTypeOpOrRootIsReported) {
     });
     for (int r = 0; r < n; ++r) EXPECT_EQ(thrown[r], 1) << "variant " << variant << " rank " << r;
   }
+}
+
+// A leader step that throws (an MPI error among node leaders) releases the node with a
+// failure: the root rethrows its own error, every other rank throws hympi::Error naming
+// the root; nobody is left waiting, and the next call works. A rank's own bad argument
+// (an invalid root) fails the call on every rank the same way, without touching data.
+TEST(TreeCollective, FailingLeaderStepAndOwnFailureReachEveryRank) {
+  const int n = 5;
+  ThreadTeam team(n, 4096);
+  std::vector<std::string> messages(n), own(n);
+  team.run([&](int rank) {
+    auto coll = engine<TunedOrders>(team, rank, TreeSpec{TreeShape::kary, 2}, 4096);
+    auto failing = [](std::byte*, std::size_t, Status&) { throw std::runtime_error("MPI_Allreduce failed"); };
+    double x[2] = {1, 1};
+    try {
+      coll.allreduce(x, x, 2, Datatype::float64, Op::sum, LeaderStep(failing));
+    } catch (const std::exception& e) {
+      messages[rank] = e.what();
+    }
+    const CallDesc bad{CallKind::bcast, Datatype::float64, Op::sum, 9, 2};
+    const Status mine = rank == 3 ? Status::invalid_root(rank, bad, n) : Status{};
+    double y[2] = {double(rank), double(rank)};
+    try {
+      coll.bcast(y, 2, Datatype::float64, rank == 3 ? 9 : 0, rank == 3 ? -1 : 0, {}, mine);
+    } catch (const Error& e) {
+      own[rank] = e.what();
+    }
+    EXPECT_EQ(y[0], double(rank)) << "a failed call moved data";
+    coll.allreduce(x, x, 2, Datatype::float64, Op::sum);
+    EXPECT_EQ(x[0], double(n));
+  });
+  EXPECT_EQ(messages[0], "MPI_Allreduce failed");
+  for (int r = 1; r < n; ++r) {
+    EXPECT_NE(messages[r].find("failed on rank 0"), std::string::npos) << messages[r];
+    EXPECT_EQ(own[r], own[0]);
+  }
+  EXPECT_NE(own[0].find("rank 3 called bcast(count=2, double, root=9)"), std::string::npos) << own[0];
 }

@@ -82,7 +82,7 @@ Options Options::from_env() {
   if (const char* v = env("HYMPI_ORDERS")) o.orders = parse_name(kOrders, "HYMPI_ORDERS", v);
   if (const char* v = env("HYMPI_COLL_BUFFER"))
     o.collective_buffer_bytes = std::size_t(parse_integer(
-        "HYMPI_COLL_BUFFER", v, 64, "a buffer size in bytes >= 64, e.g. 262144"));
+        "HYMPI_COLL_BUFFER", v, 64, "a buffer size in bytes >= 64, e.g. 1048576"));
   if (const char* v = env("HYMPI_VERIFY")) o.verify = parse_name(kFlags, "HYMPI_VERIFY", v, kFlagValues);
   return o;
 }
