@@ -65,6 +65,10 @@ std::string Status::message() const {
   if (code == kLeaderError)
     return "hympi: the MPI operation among node leaders failed on rank " + std::to_string(rank_a) + " during " +
            a.describe() + " (that rank printed the MPI error). Every rank of its node stopped the call.";
+  if (code == kBroken)
+    return "hympi: " + a.describe() + " refused: the collectives of the node led by rank " + std::to_string(rank_a) +
+           " stopped half way at an earlier mismatch between a counter barrier and another collective. "
+           "That Context cannot be used any more: create a new Context.";
   return "hympi: ranks called a collective with different arguments: rank " +
          std::to_string(rank_a) + " called " + a.describe() + " but rank " +
          std::to_string(rank_b) + " called " + b.describe() +

@@ -35,8 +35,9 @@ struct CallDesc {
 struct Status {
   // 0: fine; kMismatch: ranks a and b called with different arguments; kInvalidRoot: rank a
   // named a root that is no rank (rank_b: the communicator's size); kLeaderError: the MPI
-  // call among node leaders failed on leader a.
-  static constexpr uint64_t kMismatch = 1, kInvalidRoot = 2, kLeaderError = 3;
+  // call among node leaders failed on leader a; kBroken: the node led by rank a stopped
+  // its protocols half way at an earlier mismatch (call_board.hpp) and refuses call a.
+  static constexpr uint64_t kMismatch = 1, kInvalidRoot = 2, kLeaderError = 3, kBroken = 4;
   uint64_t code = 0;
   int64_t rank_a = -1, rank_b = -1;  // world ranks
   CallDesc a{}, b{};
@@ -54,6 +55,7 @@ struct Status {
     return Status{kInvalidRoot, rank, size, call, {}};
   }
   static Status leader_error(int64_t rank, const CallDesc& call) { return Status{kLeaderError, rank, -1, call, {}}; }
+  static Status broken(int64_t leader, const CallDesc& call) { return Status{kBroken, leader, -1, call, {}}; }
   void to_words(uint64_t* words) const;
   static Status from_words(const uint64_t* words);
   std::string message() const;

@@ -14,17 +14,22 @@ constexpr std::size_t kFailedCall = kChannelWords - 1;  // beyond TreeCollective
 template <class Orders>
 CounterBarrier<Orders>::CounterBarrier(int self, std::vector<Participant> participants,
                                        Tree tree, bool tree_release, WaitConfig wait,
-                                       std::vector<int> world_ranks, SweepCounter& sweeps)
+                                       std::vector<int> world_ranks, SweepCounter& sweeps,
+                                       CallBoard<Orders>& board)
     : self_(self),
       participants_(std::move(participants)),
       tree_(std::move(tree)),
       tree_release_(tree_release),
       wait_(wait),
       world_ranks_(std::move(world_ranks)),
-      sweeps_(sweeps) {}
+      sweeps_(sweeps),
+      board_(board) {}
 
 template <class Orders>
 void CounterBarrier<Orders>::barrier(LeaderStep step) {
+  static constexpr CallDesc kBarrier{CallKind::barrier, Datatype::float64, Op::sum, -1, 0};
+  board_.post(kBarrier, step);
+  auto other_call = [this] { return board_.disagreement(); };
   const uint64_t s = sweeps_.next();
   const uint64_t n = participants_.size();
   ++calls_;
@@ -33,14 +38,16 @@ void CounterBarrier<Orders>::barrier(LeaderStep step) {
   bool failed = false;
   std::exception_ptr leader_error;
   if (self_ == 0) {
-    wait_at_least<Orders>(counter, calls_ * (n - 1), wait_,
-                          node_site("counter barrier: arrivals", world_ranks_, self_, n > 1 ? 1 : 0));
+    if (!wait_at_least_or<Orders>(counter, calls_ * (n - 1), wait_,
+                                  node_site("counter barrier: arrivals", world_ranks_, self_, n > 1 ? 1 : 0),
+                                  other_call))
+      board_.fail(step);
     Status status;
     try {
       if (step) step(nullptr, 0, status);
     } catch (...) {
       leader_error = std::current_exception();
-      status = Status::leader_error(world_ranks_[0], CallDesc{CallKind::barrier, Datatype::float64, Op::sum, -1, 0});
+      status = Status::leader_error(world_ranks_[0], kBarrier);
     }
     failed = status.failed();
     if (failed) store_words<Orders>(status, counter.words);  // published by the releases below
@@ -48,9 +55,11 @@ void CounterBarrier<Orders>::barrier(LeaderStep step) {
     counter.seq.fetch_add(1, Orders::publish);  // release: my writes before the barrier
     wake_sleepers<Orders>(counter);
     Channel& down = participants_[self_].block->down;
-    wait_at_least<Orders>(down, s, wait_,
-                          node_site("counter barrier: release", world_ranks_, self_,
-                                    tree_release_ ? tree_.parent(self_) : 0));
+    if (!wait_at_least_or<Orders>(down, s, wait_,
+                                  node_site("counter barrier: release", world_ranks_, self_,
+                                            tree_release_ ? tree_.parent(self_) : 0),
+                                  other_call))
+      board_.fail({});
     failed = down.words[kFailedCall].load(Orders::hint) == s;  // ordered by the seq acquire
   }
   // Release: everyone (flat) or my children (tree); the seq value is the call's number.

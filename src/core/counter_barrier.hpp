@@ -11,8 +11,9 @@
 //    so barriers of both kinds and the other collectives mix freely.
 //  - fetch_add is release (my writes before the barrier are visible to the leader, which
 //    acquires the count and releases everyone): a full memory barrier, as for the tree.
-//  - No argument check inside the node: a rank of this node in another collective is
-//    caught by the watchdog only. A failure the leader's step finds (another node called
+//  - No argument check through the counter: a rank of this node in another collective
+//    is found by the node's CallBoard (call_board.hpp), which every wait here scans once
+//    it leaves the fast path. A failure the leader's step finds (another node called
 //    something else, an MPI error) does reach every rank of the node: the leader stores
 //    the Status in its arrivals channel's words and the call's number in word
 //    kFailedCall of each down channel it releases (relays copy it on); a rank that finds
@@ -23,6 +24,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/call_board.hpp"
 #include "core/tree_collective.hpp"
 
 namespace hympi::core {
@@ -30,9 +32,10 @@ namespace hympi::core {
 template <class Orders>
 class CounterBarrier {
  public:
-  /// `sweeps`: the counter of the TreeCollective on the same blocks (TreeCollective::sweeps()).
+  /// `sweeps`: the counter of the TreeCollective on the same blocks (TreeCollective::sweeps());
+  /// `board`: the CallBoard that TreeCollective posts on.
   CounterBarrier(int self, std::vector<Participant> participants, Tree tree, bool tree_release,
-                 WaitConfig wait, std::vector<int> world_ranks, SweepCounter& sweeps);
+                 WaitConfig wait, std::vector<int> world_ranks, SweepCounter& sweeps, CallBoard<Orders>& board);
   void barrier(LeaderStep step = {});
 
  private:
@@ -43,6 +46,7 @@ class CounterBarrier {
   WaitConfig wait_;
   std::vector<int> world_ranks_;
   SweepCounter& sweeps_;
+  CallBoard<Orders>& board_;
   uint64_t calls_ = 0;
 };
 

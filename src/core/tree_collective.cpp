@@ -4,6 +4,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "core/call_board.hpp"
 #include "core/memory_order.hpp"
 #include "core/reduce_ops.hpp"
 
@@ -18,12 +19,14 @@ static_assert(kUpStatus + Status::kWords <= int(kChannelWords));
 template <class Orders>
 TreeCollective<Orders>::TreeCollective(int self, std::vector<Participant> participants,
                                        Tree tree, std::size_t buffer_bytes, WaitConfig wait,
-                                       std::vector<int> world_ranks, std::size_t sliced_min_bytes)
+                                       std::vector<int> world_ranks, CallBoard<Orders>* board,
+                                       std::size_t sliced_min_bytes)
     : self_(self),
       participants_(std::move(participants)),
       tree_(std::move(tree)),
       buffer_bytes_(buffer_bytes),
       sliced_min_bytes_(sliced_min_bytes),
+      board_(board),
       wait_(wait),
       world_ranks_(std::move(world_ranks)) {
   written_down_.assign(tree_.children(self_).size(), -1);
@@ -37,7 +40,25 @@ TreeCollective<Orders>::TreeCollective(int self, std::vector<Participant> partic
 
 template <class Orders>
 void TreeCollective<Orders>::barrier(LeaderStep step) {
+  start(barrier_call_.desc, step);
   sweep(sweeps_.next(), barrier_call_, Work{}, step);
+}
+
+template <class Orders>
+void TreeCollective<Orders>::start(const CallDesc& desc, LeaderStep step) {
+  if (!board_) return;
+  board_->post(desc, step);
+  call_step_ = step;
+}
+
+template <class Orders>
+void TreeCollective<Orders>::wait(Channel& channel, uint64_t seq, const WaitSite& site) {
+  if (!board_) {
+    wait_at_least<Orders>(channel, seq, wait_, site);
+    return;
+  }
+  if (!wait_at_least_or<Orders>(channel, seq, wait_, site, [this] { return board_->disagreement(); }))
+    board_->fail(self_ == 0 ? call_step_ : LeaderStep{});
 }
 
 template <class Orders>
@@ -72,6 +93,7 @@ void TreeCollective<Orders>::bcast(void* data, std::size_t count, Datatype type,
 template <class Orders>
 void TreeCollective<Orders>::run_chunked(const CallDesc& desc, Work work, LeaderStep step) {
   const Call call(desc);
+  start(desc, step);
   const std::size_t elem = size_of(work.type);
   const std::size_t per_chunk = std::max<std::size_t>(1, buffer_bytes_ / elem);
   std::size_t left = work.count;
@@ -135,8 +157,7 @@ bool TreeCollective<Orders>::up_sweep(uint64_t seq, const Call& call, const Work
   if (failed) failure_ = work.own;
   for (int child : tree_.children(self_)) {
     Channel& channel = mine.up[tree_.slot(child)];
-    wait_at_least<Orders>(channel, seq, wait_,
-                          node_site("collective: arrival of a child", world_ranks_, self_, child));
+    wait(channel, seq, node_site("collective: arrival of a child", world_ranks_, self_, child));
     // Fast path: three words of the line just acquired (hint: ordered by that acquire).
     const auto* words = channel.words;
     if (words[kUpStatus].load(Orders::hint) != 0 ||
@@ -170,9 +191,7 @@ bool TreeCollective<Orders>::down_sweep(uint64_t seq, const Work& work, bool fai
   const int parent = tree_.parent(self_);
   if (parent >= 0) {
     Channel& channel = participants_[self_].block->down;
-    wait_at_least<Orders>(
-        channel, seq, wait_,
-        node_site("collective: release from the parent", world_ranks_, self_, parent));
+    wait(channel, seq, node_site("collective: release from the parent", world_ranks_, self_, parent));
     failed = channel.words[kDownStatus].load(Orders::hint) != 0;  // after the seq acquire
     if (failed) failure_ = load_status<Orders>(channel.words + kDownStatus);
   }

@@ -79,6 +79,8 @@ struct CollectiveBlock {
   Channel down;
   Channel up[kMaxChildren];
   Channel arrivals;  // the leader's arrival counter of CounterBarrier
+  Channel posted;    // this rank's entry on the CallBoard (counter barrier configured)
+  Channel verdict;   // the leader's: the CallBoard's final Status
 };
 
 /// What participant i exposes to the others (pointers valid in the caller's address space).
@@ -104,13 +106,17 @@ class SweepCounter {
 };
 
 template <class Orders>
+class CallBoard;
+
+template <class Orders>
 class TreeCollective {
  public:
   /// `world_ranks[i]` names participant i in messages. The tree's root must be 0.
   /// Allreduce chunks of `sliced_min_bytes` or more are reduced in slices by everyone.
+  /// `board`: the node's CallBoard when a CounterBarrier shares the blocks, else null.
   TreeCollective(int self, std::vector<Participant> participants, Tree tree,
                  std::size_t buffer_bytes, WaitConfig wait, std::vector<int> world_ranks,
-                 std::size_t sliced_min_bytes = kSlicedMinBytes);
+                 CallBoard<Orders>* board = nullptr, std::size_t sliced_min_bytes = kSlicedMinBytes);
   static constexpr std::size_t kSlicedMinBytes = 64 * 1024;  // measured: below it the tree wins
 
   void barrier(LeaderStep step = {});
@@ -151,6 +157,10 @@ class TreeCollective {
 
   /// Runs one call as ceil(bytes / buffer_bytes) sweeps (at least one).
   void run_chunked(const CallDesc& desc, Work work, LeaderStep step);
+  /// Every call starts here: posts it on the board, if any; `step` is the call's leader step.
+  void start(const CallDesc& desc, LeaderStep step);
+  /// wait_at_least, or with a board, until it finds a disagreement (the call then fails).
+  void wait(Channel& channel, uint64_t seq, const WaitSite& site);
   void sweep(uint64_t seq, const Call& call, const Work& work, LeaderStep step);
   /// One chunk of a large allreduce (see the top of this file).
   void sliced_allreduce(const Call& call, const Work& work, LeaderStep step);
@@ -177,6 +187,8 @@ class TreeCollective {
   std::vector<int8_t> written_down_;  // per child slot: failed flag last written; -1: none
   Status failure_;                    // the failure of the current call, if any
   SweepCounter sweeps_;
+  CallBoard<Orders>* board_;
+  LeaderStep call_step_;              // the current call's, for the board's failure
   const Call barrier_call_{CallDesc{CallKind::barrier, Datatype::float64, Op::sum, -1, 0}};
   WaitConfig wait_;
   std::vector<int> world_ranks_;

@@ -60,10 +60,11 @@ Phases phases_for(const WaitConfig& config) {
 
 /// The policy's loop: `ready()` polls, `nap()` blocks briefly in the sleep phase,
 /// `missing()` describes what never came for the watchdog, `progress()` (if any) runs
-/// once per round after the spin phase.
+/// once per round after the spin phase, `elsewhere()` (if any) ends the loop where the
+/// clock is read. Returns true when `ready()` ended it.
 template <class Ready, class Nap, class Missing>
-void wait_loop(const WaitConfig& config, const WaitSite& site, Ready ready, Nap nap, Missing missing,
-               FunctionRef<void()> progress = {}) {
+bool wait_loop(const WaitConfig& config, const WaitSite& site, Ready ready, Nap nap, Missing missing,
+               FunctionRef<void()> progress = {}, FunctionRef<bool()> elsewhere = {}) {
   const Phases phases = phases_for(config);
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
@@ -71,11 +72,12 @@ void wait_loop(const WaitConfig& config, const WaitSite& site, Ready ready, Nap 
     if (round <= phases.spins) {
       cpu_relax();
       if ((round & 1023) != 0) {
-        if (ready()) return;
+        if (ready()) return true;
         continue;  // read the clock only every 1024 spins
       }
     }
-    if (ready()) return;
+    if (ready()) return true;
+    if (elsewhere && elsewhere()) return false;
     const double waited = std::chrono::duration<double>(Clock::now() - start).count();
     if (config.timeout_s > 0 && waited > config.timeout_s) fire_watchdog(site, missing().c_str(), waited);
     if (round <= phases.spins) continue;
@@ -105,13 +107,17 @@ WatchdogHandler set_watchdog_handler(WatchdogHandler handler) {
                              std::memory_order_relaxed);  // setup-time only
 }
 
+namespace {
+
+/// The channel wait behind wait_at_least and wait_at_least_or: returns whether the
+/// target was reached; `seen` gets the last value observed.
 template <class Orders>
-uint64_t wait_at_least(Channel& channel, uint64_t target, const WaitConfig& config,
-                       const WaitSite& site, FunctionRef<void()> progress) {
+bool wait_channel(Channel& channel, uint64_t target, const WaitConfig& config, const WaitSite& site,
+                  FunctionRef<void()> progress, FunctionRef<bool()> elsewhere, uint64_t& seen) {
   // Acquire on every load that may end the wait: the caller reads the peer's data next.
-  uint64_t seen = channel.seq.load(Orders::observe);
-  if (seen >= target) return seen;
-  auto ready = [&] { return (seen = channel.seq.load(Orders::observe)) >= target; };
+  seen = channel.seq.load(Orders::observe);
+  if (seen >= target) return true;
+  auto ready = [&] { return (seen = channel.seq.load(Orders::observe)) >= target; };  // acquire, as above
   auto nap = [&] {
     channel.sleepers.fetch_add(1, Orders::hint);  // a hint for the publisher; naps are bounded
     if (!ready()) futex_wait(channel, static_cast<uint32_t>(seen), 1'000'000);
@@ -120,8 +126,24 @@ uint64_t wait_at_least(Channel& channel, uint64_t target, const WaitConfig& conf
   auto missing = [&] {
     return "expected sequence >= " + std::to_string(target) + ", observed " + std::to_string(seen);
   };
-  wait_loop(config, site, ready, nap, missing, progress);
+  return wait_loop(config, site, ready, nap, missing, progress, elsewhere);
+}
+
+}  // namespace
+
+template <class Orders>
+uint64_t wait_at_least(Channel& channel, uint64_t target, const WaitConfig& config,
+                       const WaitSite& site, FunctionRef<void()> progress) {
+  uint64_t seen = 0;
+  wait_channel<Orders>(channel, target, config, site, progress, {}, seen);
   return seen;
+}
+
+template <class Orders>
+bool wait_at_least_or(Channel& channel, uint64_t target, const WaitConfig& config,
+                      const WaitSite& site, FunctionRef<bool()> elsewhere) {
+  uint64_t seen = 0;
+  return wait_channel<Orders>(channel, target, config, site, {}, elsewhere, seen);
 }
 
 void poll_until(FunctionRef<bool()> ready, const WaitConfig& config, const WaitSite& site,
@@ -149,6 +171,10 @@ template uint64_t wait_at_least<TunedOrders>(Channel&, uint64_t, const WaitConfi
                                              const WaitSite&, FunctionRef<void()>);
 template uint64_t wait_at_least<SeqCstOrders>(Channel&, uint64_t, const WaitConfig&,
                                               const WaitSite&, FunctionRef<void()>);
+template bool wait_at_least_or<TunedOrders>(Channel&, uint64_t, const WaitConfig&, const WaitSite&,
+                                            FunctionRef<bool()>);
+template bool wait_at_least_or<SeqCstOrders>(Channel&, uint64_t, const WaitConfig&, const WaitSite&,
+                                             FunctionRef<bool()>);
 template void publish<TunedOrders>(Channel&, uint64_t);
 template void publish<SeqCstOrders>(Channel&, uint64_t);
 template void wake_sleepers<TunedOrders>(Channel&);

@@ -68,6 +68,14 @@ template <class Orders>
 uint64_t wait_at_least(Channel& channel, uint64_t target, const WaitConfig& config,
                        const WaitSite& site, FunctionRef<void()> progress = {});
 
+/// wait_at_least that also gives up when `elsewhere()` returns true: it returns whether
+/// the channel reached the target (with the acquire above) or `elsewhere` ended it.
+/// `elsewhere` runs only where the loop reads the clock (every 1024 spins, then every
+/// round): a rare condition's check costs nothing on the fast path.
+template <class Orders>
+bool wait_at_least_or(Channel& channel, uint64_t target, const WaitConfig& config,
+                      const WaitSite& site, FunctionRef<bool()> elsewhere);
+
 /// Polls `ready()` under the same policy (naps instead of futex sleeps): for waits that
 /// are not on a channel, e.g. an MPI request among node leaders. `what` tells the
 /// watchdog what never completed.

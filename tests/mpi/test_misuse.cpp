@@ -166,6 +166,36 @@ TEST(Misuse, BarrierAgainstAllreduceUnderEveryBarrier) {
   }
 }
 
+/// Inside one node (real, or emulated nodes of two ranks and more), a counter barrier on
+/// one rank of the first node (its leader, then rank 1) against an allreduce on the
+/// others: no channel joins the two protocols, so the node's CallBoard finds it. The same
+/// error on every rank, also on other nodes; that Context then refuses every call (on
+/// every rank), and a new one works.
+TEST(Misuse, CounterBarrierAgainstAllreduceInsideANode) {
+  if (world_size() < 2) GTEST_SKIP() << "needs two ranks";
+  for (BarrierAlgorithm algorithm : {BarrierAlgorithm::counter_tree, BarrierAlgorithm::counter_flat})
+    for (int misuser : {0, 1}) {
+      Options o = Options::from_env();
+      o.barrier = algorithm;
+      if (o.node_size == 1) continue;  // nodes of one rank: the internode case, tested above
+      Context c(MPI_COMM_WORLD, o);
+      c.barrier();
+      expect_error_on_every_rank(
+          [&] {
+            if (world_rank() == misuser) c.barrier();
+            else c.allreduce(1.0, Op::sum);
+          },
+          "hympi: ranks called a collective with different arguments: ");
+      expect_error_on_every_rank([&] { c.allreduce(1.0, Op::sum); },
+                                 "That Context cannot be used any more: create a new Context.");
+    }
+  Options o = Options::from_env();
+  o.barrier = BarrierAlgorithm::counter_tree;
+  Context fresh(MPI_COMM_WORLD, o);
+  fresh.barrier();
+  EXPECT_EQ(fresh.allreduce(1.0, Op::sum), double(world_size()));
+}
+
 /// A Halo whose shared vectors do not fit in /dev/shm fails on every rank, frees what it
 /// had made (its communicator, windows), and the program goes on with another Halo.
 TEST(Misuse, HaloSetupThatFailsLeavesNothingBehind) {

@@ -13,14 +13,17 @@ using namespace hympi::core;
 
 namespace {
 
-/// One rank's counter barrier and tree collective over the same blocks (binary tree).
+/// One rank's counter barrier and tree collective over the same blocks (binary tree),
+/// with the CallBoard they share.
 struct Engines {
   Engines(const test::ThreadTeam& team, int rank, bool tree_release)
       : tree(Tree::build(TreeSpec{TreeShape::kary, 2}, team.size())),
-        coll(rank, team.participants(), tree, 4096, wait, team.ranks()),
-        counter(rank, team.participants(), tree, tree_release, wait, team.ranks(), coll.sweeps()) {}
+        board(rank, team.participants(), wait, team.ranks()),
+        coll(rank, team.participants(), tree, 4096, wait, team.ranks(), &board),
+        counter(rank, team.participants(), tree, tree_release, wait, team.ranks(), coll.sweeps(), board) {}
   WaitConfig wait{WaitPolicy::adaptive, true, 60.0};
   Tree tree;
+  CallBoard<TunedOrders> board;
   TreeCollective<TunedOrders> coll;
   CounterBarrier<TunedOrders> counter;
 };
@@ -79,4 +82,52 @@ TEST(CounterBarrier, LeaderFailureReachesEveryRank) {
       EXPECT_NE(messages[r].find("rank 7 called allreduce"), std::string::npos) << messages[r];
     }
   }
+}
+
+// A counter barrier on some ranks of a node against a tree allreduce on the others: no
+// channel connects the two, so the CallBoard finds it. Every rank gets the same error
+// (the leader's call against the first rank whose call differs), the leader's step runs
+// with it, and every later call throws that the node's protocols stopped half way.
+TEST(CounterBarrier, AgainstATreeCollectiveEveryRankGetsTheSameError) {
+  for (bool tree_release : {false, true})
+    for (int n : {2, 3, 6})
+      for (int split : {0, 1, n - 1}) {
+        test::ThreadTeam team(n, 4096);
+        std::vector<std::string> messages(n), later(n);
+        std::atomic<int> steps{0};
+        team.run([&](int rank) {
+          Engines e(team, rank, tree_release);
+          e.counter.barrier();  // a good call first: the board numbers calls alike
+          // split 0: only the leader in the barrier; otherwise ranks >= split are.
+          const bool in_barrier = split == 0 ? rank == 0 : rank >= split;
+          auto step = [&](std::byte*, std::size_t, Status& s) {
+            EXPECT_TRUE(s.failed());
+            steps.fetch_add(1, std::memory_order_relaxed);
+          };
+          try {
+            if (in_barrier) {
+              e.counter.barrier(LeaderStep(step));
+            } else {
+              double one = 1, total = 0;
+              e.coll.allreduce(&one, &total, 1, Datatype::float64, Op::sum, LeaderStep(step));
+            }
+            ADD_FAILURE() << "rank " << rank << ": the mixed call returned";
+          } catch (const Error& error) {
+            messages[rank] = error.what();
+          }
+          try {
+            e.coll.barrier();
+          } catch (const Error& error) {
+            later[rank] = error.what();
+          }
+        });
+        const std::string first = split == 0 ? "rank 0 called barrier" : "rank 0 called allreduce";
+        EXPECT_EQ(steps.load(), 1) << "the leader's step runs once, with the failure";
+        for (int r = 0; r < n; ++r) {
+          EXPECT_EQ(messages[r], messages[0]);
+          EXPECT_NE(messages[r].find(first), std::string::npos) << messages[r];
+          EXPECT_NE(later[r].find("That Context cannot be used any more: create a new Context."), std::string::npos)
+              << later[r];
+        }
+      }
 }

@@ -24,7 +24,7 @@ TreeCollective<Orders> engine(const ThreadTeam& team, int rank, TreeSpec spec, s
                               std::size_t sliced_min_bytes = TreeCollective<Orders>::kSlicedMinBytes) {
   WaitConfig wait{WaitPolicy::adaptive, true, 60.0};
   return TreeCollective<Orders>(rank, team.participants(), Tree::build(spec, team.size()),
-                                buffer_bytes, wait, team.ranks(), sliced_min_bytes);
+                                buffer_bytes, wait, team.ranks(), nullptr, sliced_min_bytes);
 }
 
 int64_t value(int rank, int call, std::size_t i) { return (rank + 1) * 1000 + call * 7 + int64_t(i % 13); }

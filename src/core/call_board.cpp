@@ -1,0 +1,82 @@
+#include "core/call_board.hpp"
+
+#include "core/memory_order.hpp"
+
+namespace hympi::core {
+
+template <class Orders>
+CallBoard<Orders>::CallBoard(int self, std::vector<Participant> participants, WaitConfig wait,
+                             std::vector<int> world_ranks)
+    : self_(self), participants_(std::move(participants)), wait_(wait), world_ranks_(std::move(world_ranks)) {}
+
+template <class Orders>
+void CallBoard<Orders>::post(const CallDesc& call, LeaderStep step) {
+  if (broken_) {
+    const Status refusal = Status::broken(world_ranks_[0], call);
+    if (self_ == 0 && step) {
+      Status shared = refusal;
+      try {
+        step(participants_[0].buffer, 0, shared);  // the other nodes' leaders learn it
+      } catch (...) {
+      }  // this rank's error is the refusal either way
+    }
+    throw Error(refusal.message());
+  }
+  Channel& mine = participants_[self_].block->posted;
+  ++calls_;
+  mine.seq.store(2 * calls_ - 1, Orders::hint);  // odd: being written (ordered by the releases below)
+  uint64_t words[CallDesc::kWords];
+  call.to_words(words);
+  for (int i = 0; i < CallDesc::kWords; ++i)
+    mine.words[i].store(words[i], Orders::publish);  // release: a scan reading it sees the odd number
+  mine.seq.store(2 * calls_, Orders::publish);     // release: the words; nobody sleeps on it
+}
+
+template <class Orders>
+bool CallBoard<Orders>::disagreement() {
+  const std::size_t n = participants_.size();
+  const uint64_t posted = 2 * calls_;
+  std::vector<CallDesc> calls(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    Channel& entry = participants_[i].block->posted;
+    if (entry.seq.load(Orders::observe) != posted) return false;  // acquire: its words; not posted yet
+    uint64_t words[CallDesc::kWords];
+    for (int w = 0; w < CallDesc::kWords; ++w)
+      words[w] = entry.words[w].load(Orders::observe);  // acquire: a later post's odd number
+    calls[i] = CallDesc::from_words(words);
+  }
+  for (std::size_t i = 0; i < n; ++i)  // hint: after the acquires above, a later post shows
+    if (participants_[i].block->posted.seq.load(Orders::hint) != posted) return false;
+  const bool leader_in_barrier = calls[0].kind == CallKind::barrier;
+  for (std::size_t i = 1; i < n; ++i)
+    if ((calls[i].kind == CallKind::barrier) != leader_in_barrier) {
+      found_ = Status::mismatch(world_ranks_[0], calls[0], world_ranks_[i], calls[i]);
+      return true;
+    }
+  return false;
+}
+
+template <class Orders>
+void CallBoard<Orders>::fail(LeaderStep step) {
+  Channel& verdict = participants_[0].block->verdict;
+  Status status = found_;
+  if (self_ == 0) {
+    try {
+      if (step) step(participants_[0].buffer, 0, status);  // the other nodes' leaders learn it
+    } catch (...) {
+      status = Status::leader_error(world_ranks_[0], found_.a);
+    }
+    store_words<Orders>(status, verdict.words);
+    publish<Orders>(verdict, calls_);  // release: the words above
+  } else {
+    wait_at_least<Orders>(verdict, calls_, wait_, node_site("collective: the leader's verdict", world_ranks_, self_, 0));
+    status = load_words<Orders, Status>(verdict.words);  // after the seq acquire
+  }
+  broken_ = true;
+  throw Error(status.message());
+}
+
+template class CallBoard<TunedOrders>;
+template class CallBoard<SeqCstOrders>;
+
+}  // namespace hympi::core

@@ -1,0 +1,72 @@
+// What collective call each rank of a node is in, for the one pair of protocols that
+// cannot check each other's arguments: the counter barrier (counter_barrier.hpp) and the
+// tree collectives (tree_collective.hpp). A rank in the counter barrier announces itself
+// only on the leader's counter, a rank in a tree collective only to its tree parent, so
+// with HYMPI_BARRIER=counter_* a barrier on some ranks of a node against an allreduce on
+// the others would leave both waiting until the watchdog. With a counter barrier
+// configured, every node collective posts its call here first, and every wait of both
+// protocols scans the board once it has left the fast path (docs/design.md, rule 7).
+//
+// Invariants:
+//  - Entry i (the `posted` channel of participant i's block) has one writer, i, and works
+//    as a seqlock: seq = 2c-1 while call c's CallDesc words are written (each a release
+//    store), 2c once they are. A scan reads seq (acquire), the words (acquire), and seq
+//    again: a word from a later post makes the second read see that post's odd number
+//    at least, so a torn entry is never used. Every rank numbers its collective calls
+//    alike (one per call, whatever its sweeps), and numbers only grow.
+//  - A rank moves past call c only when c completed, so an entry that changes during a
+//    scan means no disagreement at c.
+//  - A scan decides only when every entry holds the scanner's own call number; until then
+//    it waits on. So every rank that decides sees the same entries and finds the same
+//    disagreement: participant 0's call against the first participant, in node order,
+//    that is in a barrier where participant 0 is not, or the reverse. Calls that differ
+//    otherwise (counts, roots, kinds among the tree's own collectives) are the tree's to
+//    report: the board never acts on them, so the two reports never race.
+//  - Such a disagreement leaves every rank of the node waiting (the counter never fills,
+//    a barrier rank never answers its tree parent), so every rank reaches a scan. The
+//    leader (participant 0) runs the call's leader step with the failure, so the other
+//    nodes' leaders, already in theirs, learn it, then posts the final Status on its
+//    `verdict` channel; the others wait for that verdict: every rank of the communicator
+//    throws the same message.
+//  - Ranks leave the protocols half way (counter increments, up channels published
+//    without a release): the node's channels no longer agree, so the board is broken and
+//    every later call on it throws at once; its leader first runs the call's leader step
+//    with that failure, so the other nodes' ranks get the same error, not a hang. Only a
+//    misuse gets there.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/call_check.hpp"
+#include "core/tree_collective.hpp"
+
+namespace hympi::core {
+
+template <class Orders>
+class CallBoard {
+ public:
+  CallBoard(int self, std::vector<Participant> participants, WaitConfig wait, std::vector<int> world_ranks);
+
+  /// Before a collective's first wait: posts `call`; on a broken board throws instead (the
+  /// leader after running `step`, the call's leader step, with the failure).
+  void post(const CallDesc& call, LeaderStep step);
+  /// For wait_at_least_or: true when every rank has posted this call and a barrier meets
+  /// another collective.
+  bool disagreement();
+  /// After disagreement(): ends the call on this rank with the node's verdict (the leader
+  /// runs `step` first, with the failure). Marks the board broken.
+  [[noreturn]] void fail(LeaderStep step);
+
+ private:
+  int self_;
+  std::vector<Participant> participants_;
+  WaitConfig wait_;
+  std::vector<int> world_ranks_;
+  uint64_t calls_ = 0;
+  Status found_;
+  bool broken_ = false;
+};
+
+}  // namespace hympi::core
