@@ -15,9 +15,11 @@ class Engine final : public NodeCollectives {
  public:
   Engine(int self, std::vector<core::Participant> participants, core::Tree tree,
          const Options& options, core::WaitConfig wait, std::vector<int> world_ranks)
-      : tree_(self, participants, tree, options.collective_buffer_bytes, wait, world_ranks),
+      : board_(self, participants, wait, world_ranks),
+        tree_(self, participants, tree, options.collective_buffer_bytes, wait, world_ranks,
+              options.barrier == BarrierAlgorithm::combining ? nullptr : &board_),
         counter_(self, participants, tree, options.barrier == BarrierAlgorithm::counter_tree,
-                 wait, world_ranks, tree_.sweeps()),
+                 wait, world_ranks, tree_.sweeps(), board_),
         algorithm_(options.barrier) {}
 
   void barrier(core::LeaderStep step) override {
@@ -39,6 +41,7 @@ class Engine final : public NodeCollectives {
   }
 
  private:
+  core::CallBoard<Orders> board_;  // used only beside a counter barrier
   core::TreeCollective<Orders> tree_;
   core::CounterBarrier<Orders> counter_;
   BarrierAlgorithm algorithm_;
