@@ -30,7 +30,8 @@ nlohmann::json bench_halo_pattern(Context& ctx, const Method& method, const Patt
     fmt::print("\n");
   }
   const std::size_t points = std::size_t(pattern.local_points()) * std::size_t(pattern.chunk());
-  const Lineup lineup{{Strategy::shm, Strategy::aggregated, Strategy::aggregated_odm}, {Strategy::neighbor}};
+  const Lineup lineup{{Strategy::shm, Strategy::shm_direct, Strategy::aggregated, Strategy::aggregated_odm},
+                      {Strategy::neighbor}};
   nlohmann::json record = compare_ghost_updates(ctx, method, pattern, lineup, data, label, points * sizeof(double));
   record["statistics"] = statistics_json(st);
   record["links"] = links;
