@@ -11,8 +11,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "core/function_ref.hpp"
@@ -68,11 +70,23 @@ T* require_array(T* pointer, std::size_t count, const char* argument) {
 /// range (`valid` says what the values are, e.g. "HYMPI_SUM .. HYMPI_MAX").
 int64_t checked_range(int64_t value, int64_t lo, int64_t hi, const char* argument, const char* valid);
 
-/// A value of a C enumeration, range-checked, as the C++ enumeration with the same values.
-Datatype to_datatype(int type, const char* argument = "type");
-Op to_op(int op, const char* argument = "op");
-Strategy to_strategy(int strategy, const char* argument = "strategy");
-Stencil to_stencil(int stencil, const char* argument = "stencil");
+/// The int a C caller passed as an enumeration argument. C may pass any int there, and in
+/// C++ reading a value outside the enumerators' range as the enumeration type is undefined
+/// (UBSan reports it), so the argument is read as the int it is, by reference.
+template <class CEnum>
+int raw(const CEnum& value) {
+  static_assert(std::is_enum_v<CEnum> && sizeof(CEnum) == sizeof(int));
+  int v;
+  std::memcpy(&v, &value, sizeof v);
+  return v;
+}
+
+/// A C enumeration argument, range-checked, as the C++ enumeration with the same values.
+Datatype to_datatype(const hympi_datatype& type, const char* argument = "type");
+Op to_op(const hympi_op& op, const char* argument = "op");
+Strategy to_strategy(const hympi_strategy& strategy, const char* argument = "strategy");
+Stencil to_stencil(const hympi_stencil& stencil, const char* argument = "stencil");
+HaloMode to_mode(const hympi_halo_mode& mode, const char* argument = "mode");
 
 /// Options from C, every field checked (ArgumentError naming it), and back.
 Options to_options(const hympi_options& options);

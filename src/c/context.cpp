@@ -20,9 +20,9 @@ void create(MPI_Comm comm, const hympi_options* options, hympi_context* context)
 }
 
 /// One of the context's communicators.
-MPI_Comm comm_of(hympi_context context, hympi_comm_kind kind) {
+MPI_Comm comm_of(hympi_context context, const hympi_comm_kind& kind) {
   const hympi::Topology& t = context_of(context).topology();
-  switch (hympi::c::checked_range(kind, HYMPI_COMM_WORLD, HYMPI_COMM_LEADERS, "kind",
+  switch (hympi::c::checked_range(hympi::c::raw(kind), HYMPI_COMM_WORLD, HYMPI_COMM_LEADERS, "kind",
                                   "HYMPI_COMM_WORLD .. HYMPI_COMM_LEADERS")) {
     case HYMPI_COMM_WORLD: return t.world();
     case HYMPI_COMM_NODE: return t.node();

@@ -44,8 +44,7 @@ int hympi_halo_create(hympi_pattern pattern, hympi_strategy strategy, int fields
     out = nullptr;
     const hympi::Pattern& p = require(pattern, "pattern").pattern;
     const hympi::Strategy s = hympi::c::to_strategy(strategy);
-    const auto m = hympi::HaloMode(
-        hympi::c::checked_range(mode, HYMPI_MODE_VECTORS, HYMPI_MODE_BUFFERS, "mode", "HYMPI_MODE_VECTORS .. HYMPI_MODE_BUFFERS"));
+    const hympi::HaloMode m = hympi::c::to_mode(mode);
     out = new hympi_halo_s{hympi::Halo(p, s, fields, m), p.type()};
   });
 }
