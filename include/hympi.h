@@ -54,7 +54,8 @@ const char* hympi_error_string(int code);
 /* The message of the calling thread's last error ("" when none); valid until its next
  * hympi call. */
 const char* hympi_last_error_message(void);
-/* The library's version (may differ from the header's HYMPI_VERSION_*). */
+/* The library's version (may differ from the header's HYMPI_VERSION_*); a NULL pointer is
+ * skipped. */
 void hympi_version(int* major, int* minor, int* patch);
 
 /* --- enums (values match the C++ enums) ---------------------------------------------- */
@@ -76,7 +77,8 @@ typedef enum { HYMPI_TREE_KARY = 0, HYMPI_TREE_BINOMIAL = 1 } hympi_tree;
 typedef enum { HYMPI_BARRIER_COMBINING = 0, HYMPI_BARRIER_COUNTER_TREE = 1, HYMPI_BARRIER_COUNTER_FLAT = 2 } hympi_barrier_algorithm;
 typedef enum { HYMPI_ORDERS_TUNED = 0, HYMPI_ORDERS_SEQ_CST = 1 } hympi_orders;
 
-/* Names as the C++ API and HYMPI_* variables spell them ("shm", "star19", ...). */
+/* Names as the C++ API and HYMPI_* variables spell them ("shm", "star19", ...); an unknown
+ * value gives "unknown", an unknown name HYMPI_ERR_ARGUMENT listing the valid ones. */
 const char* hympi_strategy_name(hympi_strategy strategy);
 int hympi_strategy_from_name(const char* name, hympi_strategy* strategy);
 const char* hympi_stencil_name(hympi_stencil stencil);

@@ -1,0 +1,101 @@
+// What the files of the C API (include/hympi.h) share: the handle types, which own the
+// C++ objects, and the helpers every function runs through: guard() (no exception crosses
+// the API; each becomes an error code and the thread's last message), require() (NULL
+// handles and pointers), checked_range() (enum values and flags coming from C) and
+// free_handle().
+//
+// Invariant: an argument error (ArgumentError, HYMPI_ERR_ARGUMENT) is thrown only before a
+// function's first communication, so it leaves the other ranks where they were; errors of
+// collective calls come from the C++ API as hympi::Error, on every rank at once.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "core/function_ref.hpp"
+#include "hympi.h"
+#include "hympi/hympi.hpp"
+
+// The handles (opaque in hympi.h): heap objects holding the C++ objects.
+struct hympi_context_s {
+  hympi::Context context;
+};
+struct hympi_pattern_s {
+  hympi::Pattern pattern;
+};
+struct hympi_halo_s {
+  hympi::Halo halo;
+  hympi::Datatype type;  // the pattern's: the element type of its buffers and shared fields
+};
+struct hympi_grid_s {
+  hympi::CartesianGrid grid;
+};
+
+namespace hympi::c {
+
+/// An argument only this rank sees is wrong (a NULL pointer, an unknown enum value or
+/// name): HYMPI_ERR_ARGUMENT, the message prefixed with the C function's name.
+class ArgumentError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+/// Runs `body`: HYMPI_SUCCESS, or the code of what it threw (ArgumentError: ARGUMENT,
+/// hympi::Error: USAGE, std::bad_alloc: NO_MEMORY, anything else: INTERNAL) with its
+/// message stored as the calling thread's last error. `function`: the C function's name.
+int guard(const char* function, core::FunctionRef<void()> body) noexcept;
+
+/// *pointer, or ArgumentError naming `argument` when `pointer` is NULL.
+template <class T>
+T& require(T* pointer, const char* argument) {
+  if (!pointer) throw ArgumentError(std::string("argument '") + argument + "' is NULL");
+  return *pointer;
+}
+
+/// `pointer`, which may be NULL only when it points to `count` == 0 elements.
+template <class T>
+T* require_array(T* pointer, std::size_t count, const char* argument) {
+  if (!pointer && count > 0)
+    throw ArgumentError(std::string("argument '") + argument + "' is NULL but has " + std::to_string(count) +
+                        " element(s)");
+  return pointer;
+}
+
+/// `value` if it lies in lo .. hi, else ArgumentError naming `argument` and the valid
+/// range (`valid` says what the values are, e.g. "HYMPI_SUM .. HYMPI_MAX").
+int64_t checked_range(int64_t value, int64_t lo, int64_t hi, const char* argument, const char* valid);
+
+/// A value of a C enumeration, range-checked, as the C++ enumeration with the same values.
+Datatype to_datatype(int type, const char* argument = "type");
+Op to_op(int op, const char* argument = "op");
+Strategy to_strategy(int strategy, const char* argument = "strategy");
+Stencil to_stencil(int stencil, const char* argument = "stencil");
+
+/// Options from C, every field checked (ArgumentError naming it), and back.
+Options to_options(const hympi_options& options);
+hympi_options from_options(const Options& options);
+
+/// Calls f(static_cast<T*>(nullptr)) with T the element type of `type`: the C++ API's
+/// typed accessors (Halo buffers, shared fields) from a run-time Datatype.
+template <class F>
+decltype(auto) visit_type(Datatype type, F&& f) {
+  switch (type) {
+    case Datatype::float64: return f(static_cast<double*>(nullptr));
+    case Datatype::float32: return f(static_cast<float*>(nullptr));
+    case Datatype::int32: return f(static_cast<int32_t*>(nullptr));
+    case Datatype::int64: return f(static_cast<int64_t*>(nullptr));
+  }
+  throw std::logic_error("hympi: visit_type: unknown Datatype");
+}
+
+/// *_free(&h): deletes the handle's object (collective where its destructor is) and sets
+/// h to NULL; a NULL h is allowed, a NULL &h is an argument error.
+template <class Handle>
+void free_handle(Handle** handle, const char* argument) {
+  delete std::exchange(require(handle, argument), nullptr);
+}
+
+}  // namespace hympi::c

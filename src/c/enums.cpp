@@ -1,0 +1,92 @@
+// The C enumerations: their values checked and mapped to the C++ enumerations (the same
+// values, asserted below), and their names (those of the C++ API and HYMPI_* variables).
+#include <string>
+
+#include "c/c_api.hpp"
+
+namespace hympi::c {
+namespace {
+
+static_assert(HYMPI_FLOAT64 == int(Datatype::float64) && HYMPI_FLOAT32 == int(Datatype::float32) &&
+              HYMPI_INT32 == int(Datatype::int32) && HYMPI_INT64 == int(Datatype::int64));
+static_assert(HYMPI_SUM == int(Op::sum) && HYMPI_PROD == int(Op::prod) && HYMPI_MIN == int(Op::min) &&
+              HYMPI_MAX == int(Op::max));
+static_assert(HYMPI_STRATEGY_SHM == int(Strategy::shm) && HYMPI_STRATEGY_SHM_DIRECT == int(Strategy::shm_direct) &&
+              HYMPI_STRATEGY_FLAT_MPI == int(Strategy::flat_mpi) && HYMPI_STRATEGY_NEIGHBOR == int(Strategy::neighbor) &&
+              HYMPI_STRATEGY_RMA_FENCE == int(Strategy::rma_fence) &&
+              HYMPI_STRATEGY_RMA_PSCW == int(Strategy::rma_pscw) &&
+              HYMPI_STRATEGY_RMA_LOCK == int(Strategy::rma_lock) &&
+              HYMPI_STRATEGY_AGGREGATED == int(Strategy::aggregated) &&
+              HYMPI_STRATEGY_AGGREGATED_ODM == int(Strategy::aggregated_odm) &&
+              HYMPI_STRATEGY_AUTOMATIC == int(Strategy::automatic));
+static_assert(HYMPI_STENCIL_STAR5 == int(Stencil::star5) && HYMPI_STENCIL_BOX9 == int(Stencil::box9) &&
+              HYMPI_STENCIL_STAR7 == int(Stencil::star7) && HYMPI_STENCIL_STAR19 == int(Stencil::star19) &&
+              HYMPI_STENCIL_BOX27 == int(Stencil::box27));
+
+/// Whether `value` is one of the `count` values 0 .. count-1 of an enumeration.
+bool valid(int value, int count) { return value >= 0 && value < count; }
+
+/// The value named `name` (by `parse`, the C++ API's parser) as a C enumeration value; an
+/// unknown name is an argument error listing the valid ones.
+template <class CEnum, class Parse>
+void parse_name(const char* name, CEnum* value, Parse parse) {
+  require(name, "name");
+  CEnum& out = require(value, "result");
+  try {
+    out = CEnum(parse(name));
+  } catch (const Error& e) {
+    throw ArgumentError(e.what());
+  }
+}
+
+}  // namespace
+
+int64_t checked_range(int64_t value, int64_t lo, int64_t hi, const char* argument, const char* valid_values) {
+  if (value < lo || value > hi)
+    throw ArgumentError(std::string("argument '") + argument + "' is " + std::to_string(value) + "; valid: " +
+                        std::to_string(lo) + " .. " + std::to_string(hi) + " (" + valid_values + ")");
+  return value;
+}
+
+Datatype to_datatype(int type, const char* argument) {
+  return Datatype(checked_range(type, HYMPI_FLOAT64, HYMPI_INT64, argument, "HYMPI_FLOAT64 .. HYMPI_INT64"));
+}
+Op to_op(int op, const char* argument) {
+  return Op(checked_range(op, HYMPI_SUM, HYMPI_MAX, argument, "HYMPI_SUM .. HYMPI_MAX"));
+}
+Strategy to_strategy(int strategy, const char* argument) {
+  return Strategy(checked_range(strategy, HYMPI_STRATEGY_SHM, HYMPI_STRATEGY_AUTOMATIC, argument,
+                                "HYMPI_STRATEGY_SHM .. HYMPI_STRATEGY_AUTOMATIC"));
+}
+Stencil to_stencil(int stencil, const char* argument) {
+  return Stencil(checked_range(stencil, HYMPI_STENCIL_STAR5, HYMPI_STENCIL_BOX27, argument,
+                               "HYMPI_STENCIL_STAR5 .. HYMPI_STENCIL_BOX27"));
+}
+
+}  // namespace hympi::c
+
+using hympi::c::valid;
+
+extern "C" {
+
+const char* hympi_strategy_name(hympi_strategy strategy) {
+  return valid(strategy, HYMPI_STRATEGY_AUTOMATIC + 1) ? hympi::name_of(hympi::Strategy(strategy)) : "unknown";
+}
+const char* hympi_stencil_name(hympi_stencil stencil) {
+  return valid(stencil, HYMPI_STENCIL_BOX27 + 1) ? hympi::name_of(hympi::Stencil(stencil)) : "unknown";
+}
+const char* hympi_datatype_name(hympi_datatype type) {
+  return valid(type, HYMPI_INT64 + 1) ? hympi::name_of(hympi::Datatype(type)) : "unknown";
+}
+const char* hympi_op_name(hympi_op op) {
+  return valid(op, HYMPI_MAX + 1) ? hympi::name_of(hympi::Op(op)) : "unknown";
+}
+
+int hympi_strategy_from_name(const char* name, hympi_strategy* strategy) {
+  return hympi::c::guard(__func__, [&] { hympi::c::parse_name(name, strategy, &hympi::strategy_from_name); });
+}
+int hympi_stencil_from_name(const char* name, hympi_stencil* stencil) {
+  return hympi::c::guard(__func__, [&] { hympi::c::parse_name(name, stencil, &hympi::stencil_from_name); });
+}
+
+}  // extern "C"

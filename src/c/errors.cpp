@@ -1,0 +1,67 @@
+// The C API's error model (include/hympi.h): the code names, the calling thread's last
+// message, and guard(), which turns whatever a C++ call throws into a code and a message so
+// that no exception crosses the API.
+#include <new>
+#include <string>
+
+#include "c/c_api.hpp"
+
+namespace hympi::c {
+namespace {
+
+thread_local std::string t_last_error;
+thread_local const char* t_fixed_error = nullptr;  // instead of t_last_error when that could not be stored
+
+/// Stores function + separator + what as this thread's last error and returns `code`.
+/// Never throws: if the message cannot be stored, a fixed one replaces it.
+int fail(int code, const char* function, const char* separator, const char* what) noexcept {
+  try {
+    t_last_error = std::string(function) + separator + what;
+    t_fixed_error = nullptr;
+  } catch (...) {
+    t_fixed_error = "hympi: out of memory while storing an error message";
+  }
+  return code;
+}
+
+}  // namespace
+
+int guard(const char* function, core::FunctionRef<void()> body) noexcept {
+  try {
+    body();
+    return HYMPI_SUCCESS;
+  } catch (const ArgumentError& e) {
+    return fail(HYMPI_ERR_ARGUMENT, function, ": ", e.what());
+  } catch (const Error& e) {
+    // The C++ message as is: the same on every rank for a collective error.
+    return fail(HYMPI_ERR_USAGE, "", "", e.what());
+  } catch (const std::bad_alloc&) {
+    return fail(HYMPI_ERR_NO_MEMORY, function, ": ", "out of memory");
+  } catch (const std::exception& e) {
+    return fail(HYMPI_ERR_INTERNAL, function, ": internal error (a bug in hympi: please report it): ", e.what());
+  } catch (...) {
+    return fail(HYMPI_ERR_INTERNAL, function, ": internal error (a bug in hympi: please report it): ",
+                "an exception of unknown type");
+  }
+}
+
+}  // namespace hympi::c
+
+extern "C" {
+
+const char* hympi_error_string(int code) {
+  switch (code) {
+    case HYMPI_SUCCESS: return "HYMPI_SUCCESS: no error";
+    case HYMPI_ERR_USAGE: return "HYMPI_ERR_USAGE: misuse or bad input (hympi_last_error_message() says what)";
+    case HYMPI_ERR_ARGUMENT: return "HYMPI_ERR_ARGUMENT: a NULL handle or pointer, an unknown enum value or name";
+    case HYMPI_ERR_NO_MEMORY: return "HYMPI_ERR_NO_MEMORY: an allocation failed";
+    case HYMPI_ERR_INTERNAL: return "HYMPI_ERR_INTERNAL: an internal failure (a bug in hympi: please report it)";
+  }
+  return "unknown hympi error code";
+}
+
+const char* hympi_last_error_message(void) {
+  return hympi::c::t_fixed_error ? hympi::c::t_fixed_error : hympi::c::t_last_error.c_str();
+}
+
+}  // extern "C"
