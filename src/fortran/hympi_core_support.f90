@@ -13,6 +13,7 @@ contains
 
   module procedure finish
     character(:), allocatable :: message
+    integer :: at
     if (present(ierr)) then
       ierr = code
       return
@@ -20,8 +21,15 @@ contains
     if (code == HYMPI_SUCCESS) return
     message = hympi_last_error_message()
     if (len(message) == 0) message = hympi_error_string(code)
-    ! The library's messages begin with "hympi"; the binding's own too.
-    if (index(message, 'hympi') /= 1) message = 'hympi: ' // message
+    ! hympi::Error's messages and the binding's own begin with "hympi: "; the C API's
+    ! argument errors with the C function's name, some before a C++ message
+    ! ("hympi_strategy_from_name: hympi: unknown ..."): printed "hympi: <function>: ...".
+    at = index(message, ': hympi: ')
+    if (index(message, 'hympi: ') /= 1 .and. at > 0) then
+      message = 'hympi: ' // message(1:at) // message(at + 8:)
+    else if (index(message, 'hympi: ') /= 1) then
+      message = 'hympi: ' // message
+    end if
     write (error_unit, '(a)') message
     flush (error_unit)
     error stop 1
