@@ -1,9 +1,10 @@
-/* The C API's patterns and ghost updates against a plain-MPI exchange of the same lists
- * and against the exact values: a pattern from lists (a line of ranks, two layers) and one
- * from owners (a small unstructured graph), the latter also renumbered by
- * hympi_order_local_ids; every strategy, by enum and by name, one to three fields, update
- * and begin/end, shm_direct through its shared fields, the zero-copy buffers mode, the
- * statistics and automatic's trials; many consecutive updates with data that changes. */
+/* The C API's patterns and ghost updates, checked against the exact values after every
+ * update and against a plain-MPI exchange of the same lists after the first two and the
+ * last: a pattern from lists (a line of ranks, two layers) and one from owners (a small
+ * unstructured graph), the latter also renumbered by hympi_order_local_ids; every
+ * strategy, by enum and by name, one to three fields, update and begin/end, shm_direct
+ * through its shared fields, the zero-copy buffers mode, the statistics and automatic's
+ * trials; many consecutive updates with data that changes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,7 +173,8 @@ static void mpi_reference(const Case* k, void* v, int f) {
   const size_t point = (size_t)k->chunk * c_test_size(k->type);
   char** send = malloc(sizeof(char*) * (size_t)k->neighbor_count);
   char** recv = malloc(sizeof(char*) * (size_t)k->neighbor_count);
-  MPI_Request* requests = malloc(sizeof(MPI_Request) * 2 * (size_t)k->neighbor_count);
+  MPI_Request* requests = malloc(sizeof(MPI_Request) * 2 * (size_t)k->neighbor_count + 1);
+  MPI_Status* statuses = malloc(sizeof(MPI_Status) * 2 * (size_t)k->neighbor_count + 1);
   for (int n = 0; n < k->neighbor_count; ++n) {
     hympi_neighbor_lists l;
     CHECK_OK(hympi_pattern_neighbor(k->pattern, n, &l));
@@ -182,7 +184,7 @@ static void mpi_reference(const Case* k, void* v, int f) {
     MPI_Irecv(recv[n], (int)(point * (size_t)l.recv_count), MPI_BYTE, l.rank, f, MPI_COMM_WORLD, &requests[2 * n]);
     MPI_Isend(send[n], (int)(point * (size_t)l.send_count), MPI_BYTE, l.rank, f, MPI_COMM_WORLD, &requests[2 * n + 1]);
   }
-  MPI_Waitall(2 * k->neighbor_count, requests, MPI_STATUSES_IGNORE);
+  MPI_Waitall(2 * k->neighbor_count, requests, statuses);
   for (int n = 0; n < k->neighbor_count; ++n) {
     hympi_neighbor_lists l;
     CHECK_OK(hympi_pattern_neighbor(k->pattern, n, &l));
@@ -193,6 +195,7 @@ static void mpi_reference(const Case* k, void* v, int f) {
   free(send);
   free(recv);
   free(requests);
+  free(statuses);
 }
 
 /* Every entry of `v` (field f, update t): owned values unchanged, ghosts filled. */
@@ -312,10 +315,13 @@ static void check_vectors(const Case* k, hympi_strategy strategy, int by_name, i
     } else {
       CHECK_OK(hympi_halo_update(halo, fields, vectors));
     }
+    const int compare = t < 2 || t == updates - 1; /* with the MPI reference; always with the exact values */
     for (int f = 0; f < fields; ++f) {
-      fill(k, reference, f, t);
-      mpi_reference(k, reference, f);
-      if (!exact(k, vectors[f], f, t) || memcmp(reference, vectors[f], bytes) != 0) {
+      if (compare) {
+        fill(k, reference, f, t);
+        mpi_reference(k, reference, f);
+      }
+      if (!exact(k, vectors[f], f, t) || (compare && memcmp(reference, vectors[f], bytes) != 0)) {
         char detail[200];
         snprintf(detail, sizeof detail, "%s: %s, field %d of %d, update %ld", k->name, hympi_strategy_name(strategy),
                  f, fields, t);
@@ -358,7 +364,8 @@ static void check_buffers(const Case* k, hympi_strategy strategy, int fields, lo
     }
     CHECK_OK(hympi_halo_begin_buffers(halo));
     CHECK_OK(hympi_halo_end_buffers(halo));
-    for (int f = 0; f < fields; ++f) {
+    const int compare = t < 2 || t == updates - 1; /* with the MPI reference; always with the exact values */
+    for (int f = 0; f < fields && compare; ++f) {
       char* v = (char*)reference + bytes * (size_t)f;
       fill(k, v, f, t);
       mpi_reference(k, v, f);
@@ -377,7 +384,7 @@ static void check_buffers(const Case* k, hympi_strategy strategy, int fields, lo
             const int64_t got = c_test_get(data, k->type, (size_t)((f * l.recv_count + i) * k->chunk + c));
             const char* v = (const char*)reference + bytes * (size_t)f;
             const size_t at = (size_t)(l.recv[i] * k->chunk + c);
-            wrong |= got != value(k->global[l.recv[i]], c, f, t) || got != c_test_get(v, k->type, at);
+            wrong |= got != value(k->global[l.recv[i]], c, f, t) || (compare && got != c_test_get(v, k->type, at));
           }
     }
     if (wrong) {
@@ -407,17 +414,18 @@ int main(int argc, char** argv) {
   cases[0] = line_case(ctx, HYMPI_FLOAT64, 2);
   cases[1] = owners_case(ctx, HYMPI_INT32, 1);
   cases[2] = ordered_case(&cases[1]);
-  for (int i = 0; i < 3; ++i) {
-    const int fields = 1 + (i + 1) % 3; /* 2, 3, 1 */
-    for (int s = HYMPI_STRATEGY_SHM; s <= HYMPI_STRATEGY_AUTOMATIC; ++s) {
-      const int rma = s == HYMPI_STRATEGY_RMA_FENCE || s == HYMPI_STRATEGY_RMA_PSCW || s == HYMPI_STRATEGY_RMA_LOCK;
-      check_vectors(&cases[i], (hympi_strategy)s, (s + i) % 2, fields, rma ? updates / 4 : updates);
+  /* Every strategy twice, by enum on one case and by name on the next (a Halo's set-up is
+   * what costs here: each is made once). Fields: 2 on the line, 3 and 1 on the others. */
+  for (int s = HYMPI_STRATEGY_SHM; s <= HYMPI_STRATEGY_AUTOMATIC; ++s) {
+    const int rma = s == HYMPI_STRATEGY_RMA_FENCE || s == HYMPI_STRATEGY_RMA_PSCW || s == HYMPI_STRATEGY_RMA_LOCK;
+    for (int by_name = 0; by_name < 2; ++by_name) {
+      const int i = (s + by_name) % 3;
+      check_vectors(&cases[i], (hympi_strategy)s, by_name, 1 + (i + 1) % 3, rma ? updates / 4 : updates);
     }
   }
   static const hympi_strategy zero_copy[] = {HYMPI_STRATEGY_SHM, HYMPI_STRATEGY_FLAT_MPI, HYMPI_STRATEGY_AGGREGATED,
                                              HYMPI_STRATEGY_AGGREGATED_ODM, HYMPI_STRATEGY_AUTOMATIC};
-  for (int i = 0; i < 2; ++i)
-    for (int s = 0; s < 5; ++s) check_buffers(&cases[i], zero_copy[s], 2 - i, updates);
+  for (int s = 0; s < 5; ++s) check_buffers(&cases[s % 2], zero_copy[s], 2 - s % 2, updates);
   for (int i = 0; i < 3; ++i) free_case(&cases[i]);
   free(g_node_of);
   CHECK_OK(hympi_context_free(&ctx));

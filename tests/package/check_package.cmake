@@ -1,5 +1,6 @@
 # Installs hympi into a scratch prefix, then builds and runs the consumer project with
-# find_package(hympi), and checks that pkg-config finds hympi.pc too.
+# find_package(hympi) (a C++ and a C program), checks that pkg-config finds hympi.pc, and
+# builds the C program once more with the MPI C compiler and pkg-config's flags alone.
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 function(run)
@@ -15,11 +16,20 @@ run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build -DCMAKE_PREFIX_PATH=$
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 run(${MPIEXEC} -n 2 ${WORK_DIR}/build/consumer)
 set(consumer_output "${last_output}")
+run(${MPIEXEC} -n 2 ${WORK_DIR}/build/consumer_c)
+set(consumer_c_output "${last_output}")
 set(ENV{PKG_CONFIG_PATH} ${prefix}/lib/pkgconfig)
 run(pkg-config --cflags --libs hympi)
 string(FIND "${last_output}" "-lhympi" found)
 if(found LESS 0)
   message(FATAL_ERROR "pkg-config hympi: ${last_output}")
 endif()
+run(pkg-config --define-variable=prefix=${prefix} --cflags --libs hympi)
+separate_arguments(pc_flags UNIX_COMMAND "${last_output}")
+run(${MPI_C_COMPILER} ${SOURCE_DIR}/main.c ${pc_flags} -o ${WORK_DIR}/consumer_pc)
+run(${MPIEXEC} -n 2 ${WORK_DIR}/consumer_pc)
+if(NOT last_output STREQUAL consumer_c_output)
+  message(FATAL_ERROR "the C consumer built with pkg-config printed '${last_output}', not '${consumer_c_output}'")
+endif()
 string(STRIP "${consumer_output}" consumer_output)
-message("${consumer_output}, pkg-config ok")
+message("${consumer_output}; ${consumer_c_output} (find_package and pkg-config), pkg-config ok")

@@ -1,0 +1,227 @@
+/* The C API's error model: an argument only this rank sees is wrong (a NULL handle or
+ * pointer, an unknown enum value or name) -> HYMPI_ERR_ARGUMENT on that rank alone, with a
+ * message naming the function and the argument, before any communication; arguments that
+ * differ between ranks -> HYMPI_ERR_USAGE with the same message on every rank; Halo calls
+ * out of order -> HYMPI_ERR_USAGE on the rank that made them. After each error the objects
+ * still work. */
+#define _POSIX_C_SOURCE 200112L /* setenv */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "c_test.h"
+
+static int g_rank, g_size;
+
+/* `code` is HYMPI_ERR_USAGE with a message containing `part`, the same on every rank. */
+static void expect_collective_error(int code, const char* part, int line) {
+  c_test_error(code, HYMPI_ERR_USAGE, part, __FILE__, line, "collective error");
+  c_test_same_everywhere(hympi_last_error_message(), __FILE__, line);
+}
+
+/* A line of ranks exchanging one point with each side (local points: mine, left, right). */
+static int line_pattern(hympi_context ctx, hympi_pattern* pattern) {
+  int send = 0, recv_left = 1, recv_right = 2;
+  hympi_neighbor_lists lists[2];
+  int count = 0;
+  if (g_rank > 0) lists[count++] = (hympi_neighbor_lists){g_rank - 1, 1, &send, 1, &recv_left};
+  if (g_rank + 1 < g_size) lists[count++] = (hympi_neighbor_lists){g_rank + 1, 1, &send, 1, &recv_right};
+  return hympi_pattern_from_lists(ctx, 3, count, lists, 1, HYMPI_FLOAT64, pattern);
+}
+
+/* One update of the line pattern moves every neighbour's value. */
+static void expect_update_works(hympi_halo halo, double t) {
+  double v[3] = {g_rank + t, -1, -1};
+  void* vectors[1] = {v};
+  CHECK_OK(hympi_halo_update(halo, 1, vectors));
+  CHECK(v[1] == (g_rank > 0 ? g_rank - 1 + t : -1) && v[2] == (g_rank + 1 < g_size ? g_rank + 1 + t : -1));
+}
+
+static void argument_errors(hympi_context ctx) {
+  double in[2] = {1, 2}, out[2];
+  hympi_topology_info info;
+  CHECK_ERROR(hympi_barrier(NULL), HYMPI_ERR_ARGUMENT, "hympi_barrier: argument 'context' is NULL");
+  CHECK_ERROR(hympi_context_topology(ctx, NULL), HYMPI_ERR_ARGUMENT, "hympi_context_topology: argument 'info' is NULL");
+  CHECK_ERROR(hympi_context_topology(NULL, &info), HYMPI_ERR_ARGUMENT, "argument 'context' is NULL");
+  CHECK_ERROR(hympi_allreduce(ctx, in, out, 2, (hympi_datatype)9, HYMPI_SUM), HYMPI_ERR_ARGUMENT,
+              "hympi_allreduce: argument 'type' is 9; valid: 0 .. 3 (HYMPI_FLOAT64 .. HYMPI_INT64)");
+  CHECK_ERROR(hympi_allreduce(ctx, in, out, 2, HYMPI_FLOAT64, (hympi_op)-1), HYMPI_ERR_ARGUMENT,
+              "argument 'op' is -1; valid: 0 .. 3 (HYMPI_SUM .. HYMPI_MAX)");
+  CHECK_ERROR(hympi_allreduce(ctx, NULL, out, 2, HYMPI_FLOAT64, HYMPI_SUM), HYMPI_ERR_ARGUMENT,
+              "argument 'in' is NULL but has 2 element(s)");
+  CHECK_ERROR(hympi_bcast(ctx, in, 2, (hympi_datatype)4, 0), HYMPI_ERR_ARGUMENT, "hympi_bcast: argument 'type' is 4");
+  CHECK_ERROR(hympi_reduce(ctx, in, NULL, 2, HYMPI_FLOAT64, HYMPI_SUM, g_rank), HYMPI_ERR_ARGUMENT,
+              "hympi_reduce: argument 'out' is NULL");
+  MPI_Comm comm;
+  CHECK_ERROR(hympi_context_comm(ctx, (hympi_comm_kind)3, &comm), HYMPI_ERR_ARGUMENT,
+              "argument 'kind' is 3; valid: 0 .. 2 (HYMPI_COMM_WORLD .. HYMPI_COMM_LEADERS)");
+  CHECK_ERROR(hympi_context_comm_f(ctx, HYMPI_COMM_NODE, NULL), HYMPI_ERR_ARGUMENT, "argument 'comm' is NULL");
+
+  hympi_strategy strategy;
+  hympi_stencil stencil;
+  CHECK_ERROR(hympi_strategy_from_name("fast", &strategy), HYMPI_ERR_ARGUMENT,
+              "hympi_strategy_from_name: hympi: unknown ghost-update strategy 'fast'; valid: shm, shm_direct, ");
+  CHECK_ERROR(hympi_stencil_from_name("star6", &stencil), HYMPI_ERR_ARGUMENT, "unknown stencil 'star6'; valid: star5");
+  CHECK_ERROR(hympi_stencil_from_name(NULL, &stencil), HYMPI_ERR_ARGUMENT, "argument 'name' is NULL");
+  CHECK_ERROR(hympi_strategy_from_name("shm", NULL), HYMPI_ERR_ARGUMENT, "is NULL");
+
+  /* Options: every field is checked; the handle is NULL after a failed create. */
+  hympi_options o;
+  CHECK_OK(hympi_options_from_env(&o));
+  o.wait = 9;
+  hympi_context other = ctx;
+  CHECK_ERROR(hympi_context_create(MPI_COMM_WORLD, &o, &other), HYMPI_ERR_ARGUMENT,
+              "hympi_context_create: argument 'options->wait' is 9; valid: 0 .. 3");
+  CHECK(other == NULL);
+  CHECK_OK(hympi_options_from_env(&o));
+  o.tree_arity = 17;
+  CHECK_ERROR(hympi_context_create(MPI_COMM_WORLD, &o, &other), HYMPI_ERR_ARGUMENT, "'options->tree_arity' is 17");
+  CHECK_OK(hympi_options_from_env(&o));
+  o.collective_buffer_bytes = 8;
+  CHECK_ERROR(hympi_options_describe(&o, NULL, 0, NULL), HYMPI_ERR_ARGUMENT, "'options->collective_buffer_bytes' is 8");
+  CHECK_OK(hympi_options_from_env(&o));
+  CHECK_ERROR(hympi_options_describe(&o, NULL, 5, NULL), HYMPI_ERR_ARGUMENT, "argument 'text' is NULL");
+  CHECK_ERROR(hympi_context_create(MPI_COMM_NULL, NULL, &other), HYMPI_ERR_ARGUMENT, "'comm' is MPI_COMM_NULL");
+  CHECK_ERROR(hympi_context_create(MPI_COMM_WORLD, NULL, NULL), HYMPI_ERR_ARGUMENT, "argument 'context' is NULL");
+
+  /* Malformed environment: HYMPI_ERR_USAGE naming the variable. */
+  setenv("HYMPI_WAIT", "fast", 1);
+  CHECK_ERROR(hympi_options_from_env(&o), HYMPI_ERR_USAGE, "HYMPI_WAIT='fast' is not valid: it takes adaptive");
+  unsetenv("HYMPI_WAIT");
+
+  /* Handles: free accepts a NULL handle, not a NULL pointer to one. */
+  hympi_pattern pattern = NULL;
+  hympi_halo halo = NULL;
+  hympi_grid grid = NULL;
+  CHECK_OK(hympi_pattern_free(&pattern));
+  CHECK_OK(hympi_halo_free(&halo));
+  CHECK_OK(hympi_grid_free(&grid));
+  CHECK_ERROR(hympi_context_free(NULL), HYMPI_ERR_ARGUMENT, "hympi_context_free: argument 'context' is NULL");
+  CHECK_ERROR(hympi_halo_update(NULL, 0, NULL), HYMPI_ERR_ARGUMENT, "argument 'halo' is NULL");
+  CHECK_ERROR(hympi_pattern_info(NULL, NULL, NULL, NULL, NULL), HYMPI_ERR_ARGUMENT, "argument 'pattern' is NULL");
+  CHECK_ERROR(hympi_grid_block(NULL, NULL), HYMPI_ERR_ARGUMENT, "argument 'grid' is NULL");
+
+  CHECK_OK(line_pattern(ctx, &pattern));
+  hympi_neighbor_lists lists;
+  CHECK_ERROR(hympi_pattern_neighbor(pattern, 2, &lists), HYMPI_ERR_ARGUMENT, "hympi_pattern_neighbor: argument 'n' is 2");
+  CHECK_ERROR(hympi_halo_create(pattern, (hympi_strategy)10, 1, HYMPI_MODE_VECTORS, &halo), HYMPI_ERR_ARGUMENT,
+              "argument 'strategy' is 10; valid: 0 .. 9 (HYMPI_STRATEGY_SHM .. HYMPI_STRATEGY_AUTOMATIC)");
+  CHECK_ERROR(hympi_halo_create(pattern, HYMPI_STRATEGY_SHM, 1, (hympi_halo_mode)2, &halo), HYMPI_ERR_ARGUMENT,
+              "argument 'mode' is 2");
+  hympi_pattern bad = pattern;
+  CHECK_ERROR(hympi_pattern_from_lists(ctx, 3, 1, NULL, 1, HYMPI_FLOAT64, &bad), HYMPI_ERR_ARGUMENT,
+              "argument 'neighbors' is NULL");
+  CHECK(bad == NULL); /* a failed call leaves a NULL handle */
+  const int global[2] = {8, 8};
+  CHECK_ERROR(hympi_grid_create(ctx, 2, global, (hympi_stencil)5, 1, 0, 1, HYMPI_FLOAT64, &grid), HYMPI_ERR_ARGUMENT,
+              "hympi_grid_create: argument 'stencil' is 5");
+  CHECK_ERROR(hympi_grid_create(ctx, 2, NULL, HYMPI_STENCIL_STAR5, 1, 0, 1, HYMPI_FLOAT64, &grid), HYMPI_ERR_ARGUMENT,
+              "argument 'global' is NULL");
+  CHECK_OK(hympi_pattern_free(&pattern));
+
+  /* Only the last rank makes a call with a bad enum: it returns before communicating (a
+   * call that communicated would wait for the others forever). */
+  if (g_rank == g_size - 1)
+    CHECK_ERROR(hympi_allreduce(ctx, in, out, 2, HYMPI_FLOAT64, (hympi_op)7), HYMPI_ERR_ARGUMENT, "'op' is 7");
+}
+
+static void collective_errors(hympi_context ctx) {
+  double in[3] = {1, 2, 3}, out[3];
+  const int last = g_rank == g_size - 1;
+  /* A root that is no rank, on every rank. */
+  char expected[80];
+  snprintf(expected, sizeof expected, "hympi: root %d is not a rank of the communicator", g_size);
+  expect_collective_error(hympi_bcast(ctx, in, 3, HYMPI_FLOAT64, g_size), expected, __LINE__);
+  expect_collective_error(hympi_reduce(ctx, in, out, 3, HYMPI_FLOAT64, HYMPI_SUM, -1), "hympi: root -1", __LINE__);
+
+  hympi_pattern pattern = NULL;
+  CHECK_OK(line_pattern(ctx, &pattern));
+  if (g_size >= 2) {
+    /* A different count, op or type on the last rank. */
+    expect_collective_error(hympi_allreduce(ctx, in, out, last ? 2 : 3, HYMPI_FLOAT64, HYMPI_SUM),
+                            "hympi: ranks called a collective with different arguments: ", __LINE__);
+    expect_collective_error(hympi_allreduce(ctx, in, out, 3, HYMPI_FLOAT64, last ? HYMPI_MAX : HYMPI_SUM),
+                            "hympi: ranks called a collective with different arguments: ", __LINE__);
+    /* A different strategy or field count on the last rank. */
+    hympi_halo halo = NULL;
+    expect_collective_error(
+        hympi_halo_create(pattern, last ? HYMPI_STRATEGY_FLAT_MPI : HYMPI_STRATEGY_SHM, 1, HYMPI_MODE_VECTORS, &halo),
+        "hympi: Halo: ranks passed different strategy: ", __LINE__);
+    CHECK(halo == NULL);
+    expect_collective_error(hympi_halo_create(pattern, HYMPI_STRATEGY_SHM, last ? 2 : 1, HYMPI_MODE_VECTORS, &halo),
+                            "hympi: Halo: ranks passed different field count: ", __LINE__);
+    /* Lists that do not match: rank 0 expects two points from rank 1, which sends one. */
+    int send = 0, recv[2] = {1, 2};
+    hympi_neighbor_lists lists = {g_rank == 0 ? 1 : 0, 1, &send, g_rank == 0 ? 2 : 1, recv};
+    hympi_pattern bad = NULL;
+    expect_collective_error(hympi_pattern_from_lists(ctx, 3, g_rank < 2 ? 1 : 0, &lists, 1, HYMPI_FLOAT64, &bad),
+                            "hympi: ", __LINE__);
+    CHECK(bad == NULL);
+    /* A grid of different extents on the last rank. */
+    const int global[2] = {8, last ? 9 : 8};
+    hympi_grid grid = NULL;
+    expect_collective_error(hympi_grid_create(ctx, 2, global, HYMPI_STENCIL_STAR5, 1, 0, 1, HYMPI_FLOAT64, &grid),
+                            "hympi: CartesianGrid: ranks passed different y extent: ", __LINE__);
+    CHECK(grid == NULL);
+  }
+  /* Extents that do not fit the stencil, on every rank. */
+  const int global[3] = {8, 8, 8};
+  hympi_grid grid = NULL;
+  expect_collective_error(hympi_grid_create(ctx, 3, global, HYMPI_STENCIL_STAR5, 1, 0, 1, HYMPI_FLOAT64, &grid),
+                          "hympi: CartesianGrid: the stencil star5 needs 2 grid extents, got 3", __LINE__);
+
+  /* Halo calls out of order: an error on the rank that makes them, before anything is sent. */
+  static const hympi_strategy strategies[] = {HYMPI_STRATEGY_SHM, HYMPI_STRATEGY_FLAT_MPI, HYMPI_STRATEGY_AGGREGATED,
+                                              HYMPI_STRATEGY_RMA_PSCW};
+  for (int s = 0; s < 4; ++s) {
+    hympi_halo halo = NULL;
+    CHECK_OK(hympi_halo_create(pattern, strategies[s], 1, HYMPI_MODE_VECTORS, &halo));
+    double v[3] = {0, 0, 0};
+    void* vectors[2] = {v, v};
+    CHECK_ERROR(hympi_halo_end(halo, 1, vectors), HYMPI_ERR_USAGE,
+                "hympi: Halo::end(vectors) out of order: no update is in flight");
+    CHECK_ERROR(hympi_halo_update(halo, 2, vectors), HYMPI_ERR_USAGE, "hympi: Halo was set up for 1 field(s), got 2");
+    CHECK_OK(hympi_halo_begin(halo, 1, vectors));
+    CHECK_ERROR(hympi_halo_begin(halo, 1, vectors), HYMPI_ERR_USAGE, "out of order: an update is in flight");
+    CHECK_ERROR(hympi_halo_update(halo, 1, vectors), HYMPI_ERR_USAGE, "out of order: an update is in flight");
+    CHECK_OK(hympi_halo_end(halo, 1, vectors));
+    CHECK_ERROR(hympi_halo_acquire(halo), HYMPI_ERR_USAGE, "hympi: Halo::acquire() is for a Halo in HaloMode::buffers");
+    void* shared = NULL;
+    CHECK_ERROR(hympi_halo_shared_field(halo, 0, &shared), HYMPI_ERR_USAGE, "hympi: Halo::shared_field() is for shm_direct");
+    for (int t = 0; t < 20; ++t) expect_update_works(halo, t);
+    CHECK_OK(hympi_halo_free(&halo));
+  }
+  /* Buffers mode out of order. */
+  hympi_halo halo = NULL;
+  CHECK_OK(hympi_halo_create(pattern, HYMPI_STRATEGY_SHM, 1, HYMPI_MODE_BUFFERS, &halo));
+  CHECK_ERROR(hympi_halo_begin_buffers(halo), HYMPI_ERR_USAGE, "hympi: Halo::begin_buffers() out of order");
+  void* data = NULL;
+  size_t elements = 0;
+  CHECK_ERROR(hympi_halo_send_buffer(halo, 0, NULL, &elements), HYMPI_ERR_ARGUMENT, "argument 'data' is NULL");
+  CHECK_OK(hympi_halo_acquire(halo));
+  CHECK_ERROR(hympi_halo_send_buffer(halo, 5, &data, &elements), HYMPI_ERR_USAGE, "hympi: Halo buffer of neighbour 5");
+  CHECK_OK(hympi_halo_begin_buffers(halo));
+  CHECK_OK(hympi_halo_end_buffers(halo));
+  CHECK_OK(hympi_halo_free(&halo));
+  CHECK_OK(hympi_pattern_free(&pattern));
+
+  /* The context still works. */
+  double x = g_rank + 1.0, sum = 0;
+  CHECK_OK(hympi_allreduce(ctx, &x, &sum, 1, HYMPI_FLOAT64, HYMPI_SUM));
+  CHECK(sum == g_size * (g_size + 1) / 2.0);
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  g_rank = c_test_rank();
+  g_size = c_test_size_of_world();
+  hympi_context ctx = NULL;
+  CHECK_OK(hympi_context_create(MPI_COMM_WORLD, NULL, &ctx));
+  argument_errors(ctx);
+  collective_errors(ctx);
+  CHECK_OK(hympi_context_free(&ctx));
+  const int status = c_test_finish("errors");
+  MPI_Finalize();
+  return status;
+}
