@@ -3,6 +3,7 @@
 !
 ! Invariant: `own_message` is allocated exactly while the last error came from the
 ! binding's own checks (not from the library); hympi_last_error_message reads it first.
+! It is one per process (the C API's message is one per thread).
 submodule (hympi_core) hympi_core_support
   implicit none
 

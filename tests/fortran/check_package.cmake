@@ -20,7 +20,7 @@ run(${MPIEXEC} -n 2 ${WORK_DIR}/build/consumer CMake)
 message("${last_output}")
 
 set(ENV{PKG_CONFIG_PATH} ${prefix}/lib/pkgconfig)
-run(pkg-config --cflags --libs hympi-fortran)
+run(pkg-config --define-variable=prefix=${prefix} --cflags --libs hympi-fortran)
 separate_arguments(flags UNIX_COMMAND "${last_output}")
 run(${MPI_Fortran_COMPILER} ${SOURCE_DIR}/consumer.f90 -o ${WORK_DIR}/consumer-pkg-config ${flags})
 run(${MPIEXEC} -n 2 ${WORK_DIR}/consumer-pkg-config pkg-config)
