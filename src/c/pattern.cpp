@@ -1,6 +1,8 @@
 // The C API of hympi::Pattern: made from neighbour lists or from owners, inspected, and
 // renumbered (hympi::order_local_ids).
+#include <algorithm>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "c/c_api.hpp"
