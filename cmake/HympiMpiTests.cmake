@@ -1,7 +1,8 @@
 # hympi_add_mpi_test(NAME <name> COMMAND <target> NP <n> [NODE_SIZE <k>] [ARGS ...]
-#                    [ENV VAR=value ...] [PASS_REGEX <regex>] [LABELS ...])
+#                    [ENV VAR=value ...] [PASS_REGEX <regex>] [EXPECT_FAILURE] [LABELS ...])
 # Runs ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} n ${MPIEXEC_PREFLAGS} <target>
 # ${MPIEXEC_POSTFLAGS} args. NODE_SIZE sets HYMPI_NODE_SIZE (emulated nodes).
+# EXPECT_FAILURE: the job must exit nonzero and print PASS_REGEX (HympiExpectFailure.cmake).
 #
 # What each MPI needs on this kind of machine goes here, not in library code:
 #  - Open MPI as root: OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM); more ranks than cores:
@@ -29,7 +30,7 @@ if(HYMPI_SANITIZE)
 endif()
 
 function(hympi_add_mpi_test)
-  cmake_parse_arguments(T "" "NAME;COMMAND;NP;NODE_SIZE;PASS_REGEX;TIMEOUT" "ARGS;ENV;LABELS" ${ARGN})
+  cmake_parse_arguments(T "EXPECT_FAILURE" "NAME;COMMAND;NP;NODE_SIZE;PASS_REGEX;TIMEOUT" "ARGS;ENV;LABELS" ${ARGN})
   set(env ${HYMPI_MPI_ENV} HYMPI_TIMEOUT=60 ${HYMPI_SANITIZE_ENV} ${T_ENV})
   if(T_NODE_SIZE)
     list(APPEND env HYMPI_NODE_SIZE=${T_NODE_SIZE})
@@ -37,12 +38,16 @@ function(hympi_add_mpi_test)
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 300)
   endif()
-  add_test(NAME ${T_NAME}
-           COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${T_NP} ${MPIEXEC_PREFLAGS}
-                   $<TARGET_FILE:${T_COMMAND}> ${MPIEXEC_POSTFLAGS} ${T_ARGS})
+  set(command ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${T_NP} ${MPIEXEC_PREFLAGS}
+              $<TARGET_FILE:${T_COMMAND}> ${MPIEXEC_POSTFLAGS} ${T_ARGS})
+  if(T_EXPECT_FAILURE)
+    set(command ${CMAKE_COMMAND} -DEXPECT=${T_PASS_REGEX}
+                -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/HympiExpectFailure.cmake -- ${command})
+  endif()
+  add_test(NAME ${T_NAME} COMMAND ${command})
   set_tests_properties(${T_NAME} PROPERTIES ENVIRONMENT "${env}" TIMEOUT ${T_TIMEOUT}
                        LABELS "mpi;${HYMPI_MPI_FLAVOR};${HYMPI_SANITIZE_LABEL};${T_LABELS}" PROCESSORS ${T_NP})
-  if(T_PASS_REGEX)
+  if(T_PASS_REGEX AND NOT T_EXPECT_FAILURE)  # with EXPECT_FAILURE the script checks both
     set_tests_properties(${T_NAME} PROPERTIES PASS_REGULAR_EXPRESSION "${T_PASS_REGEX}")
   endif()
 endfunction()

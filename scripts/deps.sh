@@ -7,6 +7,8 @@ set -euo pipefail
 packages=(
   # toolchain and build
   build-essential cmake ninja-build pkg-config git ca-certificates procps
+  # the Fortran module (mpifort.openmpi / mpifort.mpich wrap it)
+  gfortran
   # both MPI implementations side by side (mpicxx.openmpi / mpicxx.mpich)
   openmpi-bin libopenmpi-dev mpich libmpich-dev
   # the field's libraries

@@ -1,0 +1,22 @@
+# cmake -DEXPECT=<regex> -P HympiExpectFailure.cmake -- <command> [args...]
+# Runs a command that must fail: succeeds when it exits nonzero with output (stdout and
+# stderr) matching EXPECT, and prints that output either way.
+set(command)
+set(started FALSE)
+math(EXPR last "${CMAKE_ARGC} - 1")
+foreach(i RANGE 1 ${last})
+  if(started)
+    list(APPEND command "${CMAKE_ARGV${i}}")
+  elseif(CMAKE_ARGV${i} STREQUAL "--")
+    set(started TRUE)
+  endif()
+endforeach()
+execute_process(COMMAND ${command} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+message("${out}${err}")
+if(code EQUAL 0)
+  message(FATAL_ERROR "expect-failure: the command exited with 0; it had to fail")
+endif()
+if(NOT "${out}${err}" MATCHES "${EXPECT}")
+  message(FATAL_ERROR "expect-failure: exit ${code}, but no output matches '${EXPECT}'")
+endif()
+message("expect-failure: failed as expected (exit ${code})")

@@ -1,0 +1,237 @@
+! The halos of the hympi module: creation by strategy value or name, the ghost update of
+! one array holding the halo's fields or of a list of fields (hympi_field_of), buffers
+! mode, shared fields, stats and trials. Before any call the binding checks what only it
+! can see: the element type and size of the arrays against the halo's pattern. Neighbour
+! indices and field numbers are 1-based here and 0-based in the C API.
+submodule (hympi_core) hympi_core_halo
+  implicit none
+
+contains
+
+  module procedure halo_create_enum
+    integer(c_int) :: local_points, chunk, datatype, neighbor_count
+    integer :: code
+    code = c_code(c_hympi_halo_create(pattern%ptr, int(strategy, c_int), value_or(fields, 1), &
+                                      value_or(mode, HYMPI_MODE_VECTORS), halo%ptr))
+    if (code == HYMPI_SUCCESS) &
+      code = c_code(c_hympi_pattern_info(pattern%ptr, local_points, chunk, datatype, neighbor_count))
+    if (code == HYMPI_SUCCESS) then
+      halo%elements = int(local_points, c_size_t) * int(chunk, c_size_t)
+      halo%datatype = datatype
+      halo%fields = value_or(fields, 1)
+    end if
+    call finish(code, ierr)
+  end procedure halo_create_enum
+
+  module procedure halo_create_name
+    integer(c_int) :: value
+    integer :: code
+    code = c_code(c_hympi_strategy_from_name(trim(strategy) // c_null_char, value))
+    if (code == HYMPI_SUCCESS) then
+      call halo_create_enum(pattern, int(value), halo, fields, mode, ierr)
+    else
+      call finish(code, ierr)
+    end if
+  end procedure halo_create_name
+
+  module procedure hympi_halo_free
+    call finish(c_code(c_hympi_halo_free(halo%ptr)), ierr)
+    halo%elements = 0
+    halo%datatype = -1
+    halo%fields = 0
+  end procedure hympi_halo_free
+
+  module procedure hympi_halo_strategy
+    integer(c_int) :: c_running, c_requested
+    integer :: code
+    code = c_code(c_hympi_halo_strategy(halo%ptr, c_running, c_requested))
+    if (code == HYMPI_SUCCESS) then
+      if (present(running)) running = c_running
+      if (present(requested)) requested = c_requested
+    end if
+    call finish(code, ierr)
+  end procedure hympi_halo_strategy
+
+  module procedure hympi_halo_fields
+    integer(c_int) :: value
+    value = 0
+    call finish(c_code(c_hympi_halo_fields(halo%ptr, value)), ierr)
+    fields = value
+  end procedure hympi_halo_fields
+
+  module procedure hympi_halo_stats_get
+    call finish(c_code(c_hympi_halo_stats_get(halo%ptr, stats)), ierr)
+  end procedure hympi_halo_stats_get
+
+  module procedure hympi_halo_trials
+    integer(c_int), allocatable, target :: tried(:)
+    real(c_double), allocatable, target :: times(:)
+    integer(c_int) :: count, written
+    integer :: code
+    ! The count first, then the trials.
+    code = c_code(c_hympi_halo_trials(halo%ptr, 0_c_int, c_null_ptr, c_null_ptr, count))
+    if (code == HYMPI_SUCCESS) then
+      allocate (tried(count), times(count))
+      if (count > 0) code = c_code(c_hympi_halo_trials(halo%ptr, count, c_loc(tried), c_loc(times), written))
+      strategies = tried
+      seconds = times
+    end if
+    call finish(code, ierr)
+  end procedure hympi_halo_trials
+
+  module procedure hympi_halo_acquire
+    call finish(c_code(c_hympi_halo_acquire(halo%ptr)), ierr)
+  end procedure hympi_halo_acquire
+
+  module procedure hympi_halo_begin_buffers
+    call finish(c_code(c_hympi_halo_begin_buffers(halo%ptr)), ierr)
+  end procedure hympi_halo_begin_buffers
+
+  module procedure hympi_halo_end_buffers
+    call finish(c_code(c_hympi_halo_end_buffers(halo%ptr)), ierr)
+  end procedure hympi_halo_end_buffers
+
+  ! HYMPI_SUCCESS when the halo exists and moves values of `datatype`.
+  integer function check_halo(halo, datatype, where) result(code)
+    type(hympi_halo), intent(in) :: halo
+    integer, intent(in) :: datatype
+    character(*), intent(in) :: where
+    code = HYMPI_SUCCESS
+    if (.not. c_associated(halo%ptr)) then
+      code = argument_error(where // ': the halo does not exist (not made by hympi_halo_create, or freed)')
+    else if (datatype /= halo%datatype) then
+      code = argument_error(where // ': the halo moves ' // fortran_type_name(halo%datatype) // &
+                            ' values (its pattern''s datatype); the array is ' // fortran_type_name(datatype))
+    end if
+  end function check_halo
+
+  ! HYMPI_SUCCESS when `elements` hold one field of the halo.
+  integer function check_length(halo, elements, what, where) result(code)
+    type(hympi_halo), intent(in) :: halo
+    integer(c_size_t), intent(in) :: elements
+    character(*), intent(in) :: what, where
+    code = HYMPI_SUCCESS
+    if (elements < halo%elements) &
+      code = argument_error(where // ': ' // what // ' has ' // str(int(elements, c_int64_t)) // &
+                            ' elements; the halo needs local_points * chunk = ' // &
+                            str(int(halo%elements, c_int64_t)) // ' per field')
+  end function check_length
+
+  ! One vectors-mode call of the C API.
+  integer function run_phase(halo, phase, vectors) result(code)
+    type(hympi_halo), intent(in) :: halo
+    integer, intent(in) :: phase
+    type(c_ptr), intent(in) :: vectors(:)
+    select case (phase)
+    case (HALO_BEGIN)
+      code = c_code(c_hympi_halo_begin(halo%ptr, int(size(vectors), c_int), vectors))
+    case (HALO_END)
+      code = c_code(c_hympi_halo_end(halo%ptr, int(size(vectors), c_int), vectors))
+    case default
+      code = c_code(c_hympi_halo_update(halo%ptr, int(size(vectors), c_int), vectors))
+    end select
+  end function run_phase
+
+  module procedure any_halo_vectors
+    type(c_ptr), allocatable :: vectors(:)
+    type(c_ptr) :: at
+    integer(c_size_t) :: elements, stride
+    integer :: f
+    code = check_halo(halo, datatype, where)
+    if (code == HYMPI_SUCCESS) code = locate(x, 'the array', where, at, elements)
+    if (code /= HYMPI_SUCCESS) return
+    stride = elements
+    if (halo%fields > 1) then
+      ! Field f is x(..., f).
+      if (rank(x) < 2) then
+        code = argument_error(where // ': the halo moves ' // str(int(halo%fields, c_int64_t)) // ' fields: ' // &
+                              'pass them along the last dimension of one array (u(n, fields)) or as ' // &
+                              '[hympi_field_of(u), hympi_field_of(v), ...]')
+        return
+      end if
+      if (size(x, rank(x)) /= halo%fields) then
+        code = argument_error(where // ': the last dimension of the array has extent ' // &
+                              str(int(size(x, rank(x)), c_int64_t)) // '; the halo moves ' // &
+                              str(int(halo%fields, c_int64_t)) // ' fields along it')
+        return
+      end if
+      stride = elements / int(halo%fields, c_size_t)
+    end if
+    code = check_length(halo, stride, 'the array', where)
+    if (code /= HYMPI_SUCCESS) return
+    allocate (vectors(max(halo%fields, 1)))
+    do f = 1, size(vectors)
+      vectors(f) = advance(at, int(f - 1, c_size_t) * stride * element_bytes(datatype))
+    end do
+    code = run_phase(halo, phase, vectors)
+  end procedure any_halo_vectors
+
+  module procedure any_field
+    field%datatype = datatype
+    field%elements = size(x, kind=c_size_t)
+    field%contiguous = is_contiguous(x)
+    field%ptr = no_data()
+    if (field%contiguous .and. field%elements > 0) field%ptr = c_loc(x)
+  end procedure any_field
+
+  ! A several-field call: every field checked, then the C API.
+  integer function run_fields(halo, fields, phase, where) result(code)
+    type(hympi_halo), intent(in) :: halo
+    type(hympi_field), intent(in) :: fields(:)
+    integer, intent(in) :: phase
+    character(*), intent(in) :: where
+    integer :: f
+    character(:), allocatable :: what
+    do f = 1, size(fields)
+      what = 'field ' // str(int(f, c_int64_t))
+      code = check_halo(halo, fields(f)%datatype, where // ': ' // what)
+      if (code /= HYMPI_SUCCESS) return
+      if (.not. fields(f)%contiguous) then
+        code = argument_error(where // ': ' // what // ' is not contiguous; pass contiguous arrays to hympi_field_of')
+        return
+      end if
+      code = check_length(halo, fields(f)%elements, what, where)
+      if (code /= HYMPI_SUCCESS) return
+    end do
+    code = run_phase(halo, phase, fields%ptr)
+  end function run_fields
+
+  module procedure halo_begin_fields
+    call finish(run_fields(halo, fields, HALO_BEGIN, 'hympi_halo_begin'), ierr)
+  end procedure halo_begin_fields
+
+  module procedure halo_end_fields
+    call finish(run_fields(halo, fields, HALO_END, 'hympi_halo_end'), ierr)
+  end procedure halo_end_fields
+
+  module procedure halo_update_fields
+    call finish(run_fields(halo, fields, HALO_UPDATE, 'hympi_halo_update'), ierr)
+  end procedure halo_update_fields
+
+  module procedure any_halo_buffer
+    type(c_ptr) :: at
+    data = c_null_ptr
+    elements = 0
+    code = check_halo(halo, datatype, where)
+    if (code /= HYMPI_SUCCESS) return
+    if (send) then
+      code = c_code(c_hympi_halo_send_buffer(halo%ptr, int(n - 1, c_int), at, elements))
+    else
+      code = c_code(c_hympi_halo_recv_buffer(halo%ptr, int(n - 1, c_int), at, elements))
+    end if
+    if (code == HYMPI_SUCCESS) data = at
+  end procedure any_halo_buffer
+
+  module procedure any_halo_shared_field
+    type(c_ptr) :: at
+    data = c_null_ptr
+    elements = 0
+    code = check_halo(halo, datatype, where)
+    if (code /= HYMPI_SUCCESS) return
+    code = c_code(c_hympi_halo_shared_field(halo%ptr, int(f - 1, c_int), at))
+    if (code == HYMPI_SUCCESS) then
+      data = at
+      elements = halo%elements
+    end if
+  end procedure any_halo_shared_field
+end submodule hympi_core_halo

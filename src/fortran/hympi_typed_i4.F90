@@ -1,0 +1,7 @@
+! The element-type generic procedures of the hympi module for integer(c_int32_t): the template
+! hympi_typed.inc with the element type below.
+#define HYMPI_T integer(c_int32_t)
+#define HYMPI_DT HYMPI_INT32
+module hympi_typed_i4
+#include "hympi_typed.inc"
+end module hympi_typed_i4

@@ -1,0 +1,27 @@
+# Installs hympi into a scratch prefix, then builds tests/fortran/consumer against it twice
+# and runs each on 2 ranks: with find_package(hympi COMPONENTS Fortran), and with the MPI's
+# mpifort and `pkg-config --cflags --libs hympi-fortran`.
+file(REMOVE_RECURSE ${WORK_DIR})
+set(prefix ${WORK_DIR}/prefix)
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT code EQUAL 0)
+    message(FATAL_ERROR "failed: ${ARGN}\n${out}\n${err}")
+  endif()
+  set(last_output "${out}" PARENT_SCOPE)
+endfunction()
+run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
+
+run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build -DCMAKE_PREFIX_PATH=${prefix}
+    -DMPI_C_COMPILER=${MPI_C_COMPILER} -DMPI_CXX_COMPILER=${MPI_CXX_COMPILER}
+    -DMPI_Fortran_COMPILER=${MPI_Fortran_COMPILER})
+run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
+run(${MPIEXEC} -n 2 ${WORK_DIR}/build/consumer CMake)
+message("${last_output}")
+
+set(ENV{PKG_CONFIG_PATH} ${prefix}/lib/pkgconfig)
+run(pkg-config --define-variable=prefix=${prefix} --cflags --libs hympi-fortran)
+separate_arguments(flags UNIX_COMMAND "${last_output}")
+run(${MPI_Fortran_COMPILER} ${SOURCE_DIR}/consumer.f90 -o ${WORK_DIR}/consumer-pkg-config ${flags})
+run(${MPIEXEC} -n 2 ${WORK_DIR}/consumer-pkg-config pkg-config)
+message("${last_output}")
