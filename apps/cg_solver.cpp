@@ -13,7 +13,7 @@ namespace hympi::apps {
 namespace {
 
 /// Rows of the owned vertices of `local`, columns in its local numbering.
-Csr assemble(const mesh::TetMesh& m, const mesh::LocalMesh& local) {
+Csr assemble(const mesh::TetMeshView& m, const mesh::LocalMesh& local) {
   std::unordered_map<int64_t, int> local_id;
   for (std::size_t i = 0; i < local.global.size(); ++i) local_id.emplace(local.global[i], int(i));
   auto owned = [&](int32_t v) {
@@ -137,14 +137,38 @@ CgSetup prepare_cg(Context& ctx, const CgProblem& problem) {
   int failed = !error.empty();
   MPI_Bcast(&failed, 1, MPI_INT, 0, topo.world());
   if (failed) throw Error(rank == 0 ? error : "hympi cg: rank 0 could not make the mesh (see its message)");
-  mesh::TetMesh m = mesh::read_mesh(problem.mesh_file.empty() ? mesh::cube_mesh_file(problem.size, false) : problem.mesh_file);
+  const std::string file = problem.mesh_file.empty() ? mesh::cube_mesh_file(problem.size, false) : problem.mesh_file;
+  mesh::TetMesh private_mesh;
+  std::optional<NodeShared<double>> shared_xyz;
+  std::optional<NodeShared<int32_t>> shared_tets;
+  mesh::TetMeshView m;
+  if (problem.node_shared_mesh) {
+    // The node's leader reads the file and fills the node's one copy; world rank 0 tells
+    // everyone the sizes (every rank constructs the NodeShared arrays alike).
+    std::optional<mesh::TetMesh> read;
+    if (topo.is_leader()) read = mesh::read_mesh(file);
+    unsigned long long sizes[2] = {read ? read->xyz.size() : 0, read ? read->tets.size() : 0};
+    MPI_Bcast(sizes, 2, MPI_UNSIGNED_LONG_LONG, 0, topo.world());
+    const mesh::TetMeshView source = read ? mesh::TetMeshView(*read) : mesh::TetMeshView();
+    auto copy_from = [](auto from) {
+      return [from](auto part, std::size_t first) { std::copy_n(from.begin() + long(first), part.size(), part.begin()); };
+    };
+    shared_xyz.emplace(ctx, std::size_t(sizes[0]), copy_from(source.xyz));
+    shared_tets.emplace(ctx, std::size_t(sizes[1]), copy_from(source.tets));
+    m = {shared_xyz->view(), shared_tets->view()};
+  } else {
+    private_mesh = mesh::read_mesh(file);
+    m = private_mesh;
+  }
   mesh::Graph graph = mesh::vertex_graph(m);
   mesh::RankPartition partition = mesh::partition_over(graph, topo, problem.levels);
   mesh::LocalMesh local = mesh::rank_local_mesh(graph, partition, rank);
   if (problem.order) local = mesh::reordered(local, order_local_ids(mesh::mesh_pattern(ctx, local)).new_id);
   Pattern pattern = mesh::mesh_pattern(ctx, local);
   Csr a = assemble(m, local);
-  return {std::move(m), std::move(graph), std::move(partition), std::move(local), std::move(pattern), std::move(a)};
+  // The views stay valid: moving a vector or a NodeShared keeps its memory.
+  return {std::move(private_mesh), std::move(shared_xyz), std::move(shared_tets), m,          std::move(graph),
+          std::move(partition),    std::move(local),      std::move(pattern),     std::move(a)};
 }
 
 Solve solve_cg(Context& ctx, const CgSetup& setup, const CgProblem& problem, const CommonOptions& options,

@@ -7,10 +7,12 @@
 // solved with any strategy.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "app_common.hpp"
+#include "hympi/node_shared.hpp"
 #include "cube_mesh.hpp"
 #include "distributed.hpp"
 
@@ -21,6 +23,7 @@ struct CgProblem {
   std::string mesh_file;  // ... or a Gmsh MSH file of tetrahedra
   int levels = 2;         // METIS: 1 (k-way) or 2 (nodes, then ranks)
   bool order = false;     // local ids renumbered inner | boundary | ghost
+  bool node_shared_mesh = false;  // one copy of the whole mesh per node (NodeShared), read by its leader
   double tolerance = 1e-8;
 };
 
@@ -30,9 +33,15 @@ struct Csr {
   int rows() const { return int(offsets.size()) - 1; }
 };
 
-/// This rank's part of the problem: made once (collective), solved many times.
+/// This rank's part of the problem: made once (collective), solved many times. Every rank
+/// keeps the whole mesh (its coordinates and tetrahedra: the serial check and the assembly
+/// read it): a private copy, or with node_shared_mesh one copy per node. `mesh` views
+/// either; moving a CgSetup keeps it valid (vectors and NodeShared keep their memory).
 struct CgSetup {
-  mesh::TetMesh mesh;
+  mesh::TetMesh private_mesh;  // empty with node_shared_mesh
+  std::optional<NodeShared<double>> shared_xyz;
+  std::optional<NodeShared<int32_t>> shared_tets;
+  mesh::TetMeshView mesh;
   mesh::Graph graph;
   mesh::RankPartition partition;
   mesh::LocalMesh local;

@@ -52,8 +52,21 @@ const char* describe(DataMode mode) {
              : "CACHED DATA: cache-resident best case (unchanged data re-sent, nothing written or read)";
 }
 
+std::string describe(const DataOptions& options) {
+  std::string text = describe(options.mode);
+  if (options.off_cache.on()) text += "; " + options.off_cache.describe();
+  return text;
+}
+
 AppData::AppData(const Pattern& pattern, DataOptions options)
     : pattern_(pattern), options_(std::move(options)), their_send_(neighbor_send_lists(pattern)) {
+  if (options_.off_cache.on()) {
+    if (options_.mode == DataMode::cached)
+      throw Error("hympi-bench: off-cache timing moves application data through memory, cached data keeps it in the "
+                  "cache: use one of --off-cache and --cached-data");
+    rotation_ = std::make_shared<Rotation>(std::size_t(pattern.local_points()) * std::size_t(pattern.chunk()) * sizeof(double),
+                                           options_.off_cache.region_bytes());
+  }
   const Topology& topo = pattern.context().topology();
   rank_ = topo.world_rank();
   last_rank_ = rank_ + 1 == topo.world_size();
@@ -138,6 +151,7 @@ Contender AppData::contender(const std::string& name, VectorAt vector_at, Exchan
 }
 
 Contender AppData::contender(const std::string& name, double* v, Exchange exchange) {
+  if (rotation_) return contender(name, [r = rotation_](std::uint32_t k) { return r->at(k); }, std::move(exchange));
   return contender(name, [v](std::uint32_t) { return v; }, std::move(exchange));
 }
 

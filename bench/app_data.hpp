@@ -6,16 +6,20 @@
 // are a formula of (sender rank, element, iteration), so every receiver knows what each
 // ghost must hold: the warm-up checks every contender with it. DataMode::cached keeps the
 // old mode (data written once, nothing written or read between updates): the
-// cache-resident best case, labelled as such.
+// cache-resident best case, labelled as such. With off-cache timing (off_cache.hpp) every
+// call of a contender that takes the application's vector uses the next place of a region
+// larger than the last-level cache instead.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "hympi/halo.hpp"
 #include "method.hpp"
+#include "off_cache.hpp"
 
 namespace hympi::bench {
 
@@ -28,10 +32,14 @@ const char* describe(DataMode mode);
 
 struct DataOptions {
   DataMode mode = DataMode::fresh;
+  OffCache off_cache;  // with fresh data only
   /// Test hook: the contender of this name gets one ghost one iteration stale on the last
   /// rank, after its exchange (a wrong result the warm-up check must report).
   std::string broken;
 };
+
+/// The mode's label, then off-cache's when on.
+std::string describe(const DataOptions& options);
 
 class AppData {
  public:
@@ -59,11 +67,13 @@ class AppData {
   /// exchange, read_ghosts. Cached: the exchange alone, on data written once at iteration
   /// 0. Checked after each warm-up call unless `exchange` is empty (nothing is moved).
   Contender contender(const std::string& name, VectorAt vector_at, Exchange exchange);
+  /// The contender's vector is `v`; off-cache, the rotation's places instead (v unused).
   Contender contender(const std::string& name, double* v, Exchange exchange);
 
   /// Collective: the checksums of every call on every rank, summed (valid on rank 0).
   std::uint64_t checksum() const;
   DataMode mode() const { return options_.mode; }
+  bool off_cache() const { return rotation_ != nullptr; }
   const Pattern& pattern() const { return pattern_; }
   /// Per neighbour: the ids it sends this rank (ghost recv[j] is its point [j]).
   const std::vector<std::vector<int>>& their_send() const { return their_send_; }
@@ -81,6 +91,7 @@ class AppData {
   std::vector<std::vector<int>> their_send_;
   std::vector<Run> sent_, ghosts_;
   long stale_element_ = -1;  // the broken hook's ghost
+  std::shared_ptr<Rotation> rotation_;  // off-cache: every contender's vectors, shared
   std::uint64_t checksum_ = 0;
 };
 

@@ -34,38 +34,47 @@ nlohmann::json bench_barrier(Context& ctx, const Method& method) {
 }
 
 nlohmann::json bench_allreduce(Context& ctx, const Method& method, const std::vector<std::size_t>& sizes,
-                               DataMode mode) {
+                               DataMode mode, const OffCache& off_cache) {
   auto seq_cst = variant(ctx, [](Options& o) { o.orders = MemoryOrders::seq_cst; });
   MPI_Comm comm = ctx.topology().world();
   const double rank = ctx.topology().world_rank();
   nlohmann::json records = nlohmann::json::array();
   for (std::size_t bytes : sizes) {
     const std::size_t count = std::max<std::size_t>(1, bytes / sizeof(double));
-    std::vector<double> in(count, 1.0 + rank), out(count);
+    // In cache: one input and one output. Off-cache: call k's pair at the k-th place of
+    // the region, the output right after the input.
+    std::unique_ptr<Rotation> places;
+    if (off_cache.on()) places = std::make_unique<Rotation>(2 * count * sizeof(double), off_cache.region_bytes());
+    std::vector<double> fixed(2 * count, 1.0 + rank);
     double call = 0, checksum = 0;
     // Around every call of every contender alike: a new input, the result read.
     auto fresh = [&](auto reduce) {
       return [&, reduce] {
-        if (mode == DataMode::fresh) {
-          call += 1;
-          for (std::size_t i = 0; i < count; ++i) in[i] = rank + call + double(i & 7);
-        }
-        reduce();
+        call += 1;
+        double* in = places ? places->at(std::uint32_t(call)) : fixed.data();
+        double* out = in + count;
         if (mode == DataMode::fresh)
-          for (double x : out) checksum += x;
+          for (std::size_t i = 0; i < count; ++i) in[i] = rank + call + double(i & 7);
+        reduce(in, out);
+        if (mode == DataMode::fresh)
+          for (std::size_t i = 0; i < count; ++i) checksum += out[i];
       };
     };
-    std::vector<Contender> contenders{{"hympi", fresh([&] { ctx.allreduce(in.data(), out.data(), count, Op::sum); })}};
+    std::vector<Contender> contenders{
+        {"hympi", fresh([&](double* in, double* out) { ctx.allreduce(in, out, count, Op::sum); })}};
     if (count == 1)
-      contenders.push_back({"hympi-seq_cst", fresh([&] { seq_cst->allreduce(in.data(), out.data(), count, Op::sum); })});
-    contenders.push_back({"MPI_Allreduce", fresh([&] {
-                            MPI_Allreduce(in.data(), out.data(), int(count), MPI_DOUBLE, MPI_SUM, comm);
+      contenders.push_back(
+          {"hympi-seq_cst", fresh([&](double* in, double* out) { seq_cst->allreduce(in, out, count, Op::sum); })});
+    contenders.push_back({"MPI_Allreduce", fresh([&](double* in, double* out) {
+                            MPI_Allreduce(in, out, int(count), MPI_DOUBLE, MPI_SUM, comm);
                           })});
     // Large messages: fewer inner calls, same number of samples.
     Method m = method;
     if (bytes >= (64u << 10)) m.inner = std::max(1, method.inner / 10);
-    nlohmann::json record = report("allreduce", count * sizeof(double), contenders, measure(ctx, contenders, m), m);
+    nlohmann::json record =
+        report("allreduce", count * sizeof(double), contenders, measure(ctx, contenders, m), m, off_cache.describe());
     record["data"] = name_of(mode);
+    off_cache.annotate(record);
     record["checksum"] = checksum;
     records.push_back(std::move(record));
   }

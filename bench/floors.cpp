@@ -163,11 +163,13 @@ std::vector<Contender> floor_contenders(Context& ctx, AppData& data) {
   std::vector<Contender> floors;
   if (data.mode() == DataMode::fresh) {
     auto vector = std::make_shared<std::vector<double>>(elements_of(data.pattern()));
-    floors.push_back(data.contender("write_read", [vector](std::uint32_t) { return vector->data(); }, {}));
+    Contender c = data.contender("write_read", vector->data(), {});
+    c.call = [vector, call = std::move(c.call)] { call(); };  // keeps the vector alive
+    floors.push_back(std::move(c));
   }
   const std::vector<int> node_rank = node_ranks(data.pattern());
   if (all_on_node(data.pattern(), node_rank)) {
-    floors.push_back(one_copy(ctx, data, node_rank));
+    if (!data.off_cache()) floors.push_back(one_copy(ctx, data, node_rank));  // its vectors: two shared slots
     floors.push_back(two_copies(ctx, data, node_rank));
   }
   floors.push_back(bare_mpi(data));

@@ -22,7 +22,8 @@
 namespace hympi::bench {
 
 /// Collective. write_read only with fresh data; one_copy and two_copies only when every
-/// rank's neighbours are all on its node. The contenders own their windows and types.
+/// rank's neighbours are all on its node, one_copy not off-cache (its vectors are its own
+/// two shared slots, which cannot rotate). The contenders own their windows and types.
 std::vector<Contender> floor_contenders(Context& ctx, AppData& data);
 
 }  // namespace hympi::bench

@@ -51,6 +51,18 @@ void report_communication_part(nlohmann::json& record, const std::vector<Contend
 
 }  // namespace
 
+void annotate_ghost_record(nlohmann::json& record, const AppData& app, const DataOptions& data,
+                           const std::vector<Wrong>& wrong) {
+  record["data"] = name_of(data.mode);
+  data.off_cache.annotate(record);
+  for (std::size_t c = 0; c < wrong.size(); ++c)
+    if (wrong[c].any()) record["results"][c]["wrong"] = {{"rank", wrong[c].rank}, {"index", wrong[c].index}};
+  const std::string checksum = fmt::format("{:#x}", app.checksum());
+  if (app.pattern().context().topology().world_rank() == 0 && data.mode == DataMode::fresh)
+    fmt::print("# every ghost read: checksum {}\n\n", checksum);
+  record["checksum"] = checksum;
+}
+
 nlohmann::json compare_ghost_updates(Context& ctx, const Method& method, const Pattern& pattern, const Lineup& lineup,
                                      const DataOptions& data, const std::string& benchmark, std::size_t bytes) {
   const bool root = ctx.topology().world_rank() == 0;
@@ -60,6 +72,7 @@ nlohmann::json compare_ghost_updates(Context& ctx, const Method& method, const P
   std::deque<std::vector<double>> vectors;
   std::vector<Contender> contenders;
   const auto add_halo = [&](Strategy s) {
+    if (s == Strategy::shm_direct && app.off_cache()) return;  // its vector is the Halo's own: cannot rotate
     Halo& h = *halos.emplace_back(std::make_unique<Halo>(pattern, s));
     double* v = s == Strategy::shm_direct ? h.shared_field<double>() : vectors.emplace_back(elements).data();
     contenders.push_back(app.contender(name_of(s), v, [&h](double* x, std::uint32_t) { h.update(x); }));
@@ -74,18 +87,15 @@ nlohmann::json compare_ghost_updates(Context& ctx, const Method& method, const P
 
   std::vector<Wrong> wrong;
   const auto samples = measure(ctx, contenders, method, &wrong);
-  nlohmann::json record = report(benchmark, bytes, contenders, samples, method, describe(data.mode));
-  record["data"] = name_of(data.mode);
-  for (std::size_t c = 0; c < contenders.size(); ++c)
-    if (wrong[c].any()) record["results"][c]["wrong"] = {{"rank", wrong[c].rank}, {"index", wrong[c].index}};
+  nlohmann::json record = report(benchmark, bytes, contenders, samples, method, describe(data));
+  std::size_t hympi_count = 0;  // hympi's strategies in the table (off-cache: without shm_direct)
+  for (Strategy s : lineup.hympi) hympi_count += !(s == Strategy::shm_direct && app.off_cache());
   std::vector<std::size_t> peers;  // every peer and floor but write_read (flat_mpi's ratios are in the table)
-  for (std::size_t c = lineup.hympi.size(); c + 1 < contenders.size(); ++c)
+  for (std::size_t c = hympi_count; c + 1 < contenders.size(); ++c)
     if (contenders[c].name != "write_read") peers.push_back(c);
-  report_peer_ratios(record, contenders, samples, lineup.hympi.size(), peers);
+  report_peer_ratios(record, contenders, samples, hympi_count, peers);
   report_communication_part(record, contenders, samples, first_floor, root);
-  const std::string checksum = fmt::format("{:#x}", app.checksum());
-  if (root && data.mode == DataMode::fresh) fmt::print("# every ghost read: checksum {}\n\n", checksum);
-  record["checksum"] = checksum;
+  annotate_ghost_record(record, app, data, wrong);
   return record;
 }
 

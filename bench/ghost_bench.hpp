@@ -4,7 +4,9 @@
 // application data (app_data.hpp), checked in the warm-up and measured interleaved. It
 // prints the table, the ratios of hympi's strategies to every peer and floor, and each
 // contender's communication part (its median minus write_read's) against flat_mpi's and
-// the floors'.
+// the floors'. Off-cache (data.off_cache) every contender's vector rotates through the
+// region (off_cache.hpp); shm_direct, whose vector is its Halo's shared field, and the
+// one_copy floor, whose vectors are its own shared slots, cannot rotate and are left out.
 #pragma once
 
 #include <string>
@@ -22,7 +24,14 @@ struct Lineup {
   std::vector<Strategy> peers;  // MPI-based strategies, timed before PETSc and the floors
 };
 
+/// Collective (the checksum). The fields every ghost-update record has: "data", "cache"
+/// (off_cache.hpp), "wrong": {rank, index} for each contender found wrong in the warm-up,
+/// and "checksum" (of every ghost read, hex; printed on rank 0 with fresh data).
+void annotate_ghost_record(nlohmann::json& record, const AppData& app, const DataOptions& data,
+                           const std::vector<Wrong>& wrong);
+
 /// Collective. Returns the record `benchmark` of `bytes` with "data" (fresh or cached),
+/// "cache" (in-cache or off-cache),
 /// per contender "valid" (and "wrong": {rank, index} when not), the ratios, "comm_us" and
 /// comm_ratio_to_<reference>, and "checksum" (of every ghost read, hex).
 nlohmann::json compare_ghost_updates(Context& ctx, const Method& method, const Pattern& pattern, const Lineup& lineup,

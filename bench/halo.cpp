@@ -38,12 +38,6 @@ std::vector<NeighborLists> ring_lists(const Topology& topo, int points, bool gat
   return lists;  // the i-th value sent lands in the i-th ghost listed: any order is a valid pattern
 }
 
-Pattern ring_pattern(Context& ctx, std::size_t bytes, bool gathered, int& local_points) {
-  const int points = int(std::max<std::size_t>(1, bytes / sizeof(double)));
-  std::vector<NeighborLists> lists = ring_lists(ctx.topology(), points, gathered, local_points);
-  return Pattern::from_lists(ctx, local_points, std::move(lists));
-}
-
 void busy_work(long iterations) {
   volatile double x = 0;
   for (long i = 0; i < iterations; ++i) x = x + 1e-9 * double(i);
@@ -63,6 +57,13 @@ long calibrate_work(double target_us) {
 
 }  // namespace
 
+Pattern ring_pattern(Context& ctx, std::size_t bytes, bool gathered) {
+  const int points = int(std::max<std::size_t>(1, bytes / sizeof(double)));
+  int local_points = 0;
+  std::vector<NeighborLists> lists = ring_lists(ctx.topology(), points, gathered, local_points);
+  return Pattern::from_lists(ctx, local_points, std::move(lists));
+}
+
 nlohmann::json bench_halo(Context& ctx, const Method& method, const std::vector<std::size_t>& sizes,
                           const DataOptions& data) {
   nlohmann::json records = nlohmann::json::array();
@@ -72,8 +73,7 @@ nlohmann::json bench_halo(Context& ctx, const Method& method, const std::vector<
                       {Strategy::neighbor, Strategy::rma_fence, Strategy::rma_pscw, Strategy::rma_lock}};
   for (bool gathered : {false, true})
     for (std::size_t bytes : sizes) {
-      int local_points = 0;
-      Pattern pattern = ring_pattern(ctx, bytes, gathered, local_points);
+      Pattern pattern = ring_pattern(ctx, bytes, gathered);
       Method m = method;
       if (bytes >= (256u << 10)) m.inner = std::max(1, method.inner / 10);
       nlohmann::json record = compare_ghost_updates(ctx, m, pattern, lineup, data,
@@ -87,16 +87,18 @@ nlohmann::json bench_halo(Context& ctx, const Method& method, const std::vector<
   if (root)
     fmt::print("# halo-overlap (contiguous): work between begin and end as long as the update; {}\n"
                "# {:<14}{:>10}{:>12}{:>10}{:>10}{:>12}\n",
-               describe(data.mode), "Strategy", "Size(B)", "Update(us)", "Work(us)", "Total(us)", "Overlap(%)");
+               describe(data), "Strategy", "Size(B)", "Update(us)", "Work(us)", "Total(us)", "Overlap(%)");
   nlohmann::json overlap = {
       {"benchmark", "halo-overlap"}, {"data", name_of(data.mode)}, {"results", nlohmann::json::array()}};
+  data.off_cache.annotate(overlap);
   std::uint64_t checksum = 0;
   for (std::size_t bytes : {std::size_t(64) << 10, std::size_t(1) << 20}) {
-    int local_points = 0;
-    Pattern pattern = ring_pattern(ctx, bytes, false, local_points);
+    Pattern pattern = ring_pattern(ctx, bytes, false);
+    const int local_points = pattern.local_points();
     AppData app(pattern, data);
     for (Strategy s :
          {Strategy::shm, Strategy::shm_direct, Strategy::aggregated, Strategy::flat_mpi, Strategy::neighbor}) {
+      if (s == Strategy::shm_direct && app.off_cache()) continue;  // its vector cannot rotate
       Halo halo(pattern, s);
       std::vector<double> storage(std::size_t(local_points), 0.0);
       double* v = s == Strategy::shm_direct ? halo.shared_field<double>() : storage.data();

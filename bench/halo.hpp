@@ -13,6 +13,10 @@
 
 namespace hympi::bench {
 
+/// The ring pattern of doubles: `bytes` per neighbour (the ranks left and right, one at 2
+/// ranks); contiguous ids, or (gathered) random permutations of them. Collective.
+Pattern ring_pattern(Context& ctx, std::size_t bytes, bool gathered);
+
 /// Neighbours: the ranks left and right on a ring (one at 2 ranks). `sizes`: bytes of
 /// doubles per neighbour.
 nlohmann::json bench_halo(Context& ctx, const Method& method, const std::vector<std::size_t>& sizes,

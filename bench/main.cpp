@@ -1,7 +1,7 @@
 // hympi-bench: hympi against the MPI library's own operations, side by side in one launch.
-//   mpiexec -n 2 hympi-bench barrier|allreduce|dot|sync|affinity|halo|halo-grid|halo-mesh|stats|apps|all
+//   mpiexec -n 2 hympi-bench barrier|allreduce|dot|sync|affinity|halo|halo-grid|halo-mesh|stats|apps|petsc|all
 //                            [--outer 100] [--inner 100] [--rounds 5] [--json F] [--ranks-per-node K]
-//                            [--cached-data]
+//                            [--cached-data | --off-cache]
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 #include <mpi.h>
@@ -15,7 +15,12 @@
 #include "grid_halo.hpp"
 #include "halo.hpp"
 #include "machine.hpp"
+#include "off_cache.hpp"
+#include "petsc_bench.hpp"
 #include "petsc_peer.hpp"
+#ifdef HYMPI_BENCH_MAPPING
+#include "mapping_stats.hpp"
+#endif
 #ifdef HYMPI_BENCH_MESH
 #include "mesh_halo.hpp"
 #include "mesh_stats.hpp"
@@ -45,6 +50,12 @@ int main(int argc, char** argv) {
     app.add_flag("--cached-data", cached,
                  "ghost updates re-send unchanged data and allreduces reduce the same input, nothing written or read "
                  "between calls: the cache-resident best case, labelled as such (default: fresh data, as an application)");
+    bool off_cache = false;
+    app.add_flag("--off-cache", off_cache,
+                 "allreduce and ghost updates: every call on buffers at the next place of a region twice the "
+                 "last-level cache (hwloc; IMB's -off_cache), not where the previous call left them in the cache "
+                 "(shm_direct and the one_copy floor cannot rotate: left out)")
+        ->excludes("--cached-data");
     app.add_option("--break-contender", data.broken, "test hook: make this ghost-update contender's result wrong")
         ->group("");  // hidden
     app.fallthrough();  // subcommands inherit it: options may follow the subcommand
@@ -58,14 +69,10 @@ int main(int argc, char** argv) {
     std::vector<int> nodes{2, 4, 8, 16, 32, 64, 128, 256, 512};
     auto* halo_grid = app.add_subcommand("halo-grid", "ghost update of a structured grid: flat vs aggregated vs ODM");
     auto* stats = app.add_subcommand(
-        "stats", "dry run: MASHM's message table of a grid (16 ranks per node) and, with Gmsh and METIS, "
-                 "Tables 2-3 of Quaranta & Maddegedara 2021 for the cube mesh (36 ranks per node); "
-                 "--ranks-per-node sets both");
-    for (CLI::App* sub : {halo_grid, stats}) {
-      sub->add_option("--grid", grid.global, "points per dimension (2 or 3 values)")->delimiter(',');
-      sub->add_option("--stencil", grid.stencil, "star5, box9, star7, star19, box27");
-      sub->add_option("--width", grid.width, "ghost layers")->check(CLI::PositiveNumber);
-    }
+        "stats", "dry run: MASHM's message table of a grid (16 ranks per node), its ranks mapped by traffic "
+                 "(map_ranks, with METIS) against random and row-major order, and, with Gmsh, Tables 2-3 of "
+                 "Quaranta & Maddegedara 2021 for the cube mesh (36 ranks per node) and its mapping; "
+                 "--ranks-per-node sets both; then a live probe of MPI_Dist_graph_create's reorder");
     stats->add_option("--nodes", nodes, "node counts")->delimiter(',');
     stats->add_option("--point-bytes", grid.point_bytes, "bytes per grid point")->check(CLI::PositiveNumber);
     double mesh_size = 0.03;
@@ -80,7 +87,24 @@ int main(int argc, char** argv) {
     stats->add_option("--parts", mesh_parts, "cube mesh: process counts of the Tables 2-3 rows")->delimiter(',');
 #endif
     auto* apps = app.add_subcommand("apps", "jacobi2d, jacobi3d, laplace19 and cg per strategy: time split per iteration");
-    auto* all = app.add_subcommand("all", "everything above (halo-grid on a 48^3 grid, halo-mesh at 0.03; --quick: 0.05)");
+    auto* petsc_sub = app.add_subcommand(
+        "petsc", "PETSc's VecScatter per PetscSF type (hympi, neighbor, window shared, basic) on the ring, the grid "
+                 "(--grid, 96^3 star19) and the cube mesh, and a DMDA KSP CG solve's VecScatter time per iteration "
+                 "(needs PETSc on this MPI)");
+    for (CLI::App* sub : {halo_grid, stats, petsc_sub}) {
+      sub->add_option("--grid", grid.global, "points per dimension (2 or 3 values)")->delimiter(',');
+      sub->add_option("--stencil", grid.stencil, "star5, box9, star7, star19, box27");
+      sub->add_option("--width", grid.width, "ghost layers")->check(CLI::PositiveNumber);
+    }
+    int ksp_points = 0;  // 0: 64, --quick 16
+    petsc_sub->add_option("--ksp-points", ksp_points, "the KSP solve's DMDA: points per dimension (64; --quick: 16)")
+        ->check(CLI::PositiveNumber);
+#ifdef HYMPI_BENCH_MESH
+    petsc_sub->add_option("--size", mesh_size, "cube mesh element size");
+    petsc_sub->add_option("--chunk", mesh_chunk, "values per point (1 or 3)")->check(CLI::PositiveNumber);
+#endif
+    auto* all = app.add_subcommand("all", "everything above (halo-grid and petsc on a 48^3 grid, halo-mesh at 0.03; "
+                                          "--quick: 0.05)");
     app.require_subcommand(1);
     try {
       app.parse(argc, argv);
@@ -93,6 +117,7 @@ int main(int argc, char** argv) {
     }
     if (quick) method = {10, 10};
     if (cached) data.mode = hympi::bench::DataMode::cached;
+    if (off_cache) data.off_cache.llc_bytes = hympi::bench::last_level_cache_bytes();
 
     hympi::bench::PetscScope petsc;  // a ghost-update peer, when built with PETSc
     hympi::Options options = hympi::Options::from_env();
@@ -107,7 +132,8 @@ int main(int argc, char** argv) {
     if (barrier->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_barrier(ctx, method));
     if (allreduce->parsed() || all->parsed()) {
       std::vector<std::size_t> sizes{8, 64, 512, 4096, 32768, 262144, 1048576};
-      for (auto& r : hympi::bench::bench_allreduce(ctx, method, sizes, data.mode)) out["benchmarks"].push_back(r);
+      for (auto& r : hympi::bench::bench_allreduce(ctx, method, sizes, data.mode, data.off_cache))
+        out["benchmarks"].push_back(r);
     }
     if (dot->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_dot(ctx, method));
     if (sync->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_sync(ctx, method.outer));
@@ -119,6 +145,13 @@ int main(int argc, char** argv) {
     }
     if (stats->parsed() || all->parsed()) {
       out["benchmarks"].push_back(hympi::bench::bench_stats(grid, ranks_per_node > 0 ? ranks_per_node : 16, nodes));
+#ifdef HYMPI_BENCH_MAPPING
+      std::vector<int> mapped_nodes = nodes;  // --quick: up to 32 nodes (map_ranks takes seconds on thousands of ranks)
+      if (quick) std::erase_if(mapped_nodes, [](int n) { return n > 32; });
+      out["benchmarks"].push_back(
+          hympi::bench::bench_mapping_grid(grid, ranks_per_node > 0 ? ranks_per_node : 16, mapped_nodes));
+      out["benchmarks"].push_back(hympi::bench::bench_reorder_probe(ctx, grid));
+#endif
 #ifdef HYMPI_BENCH_MESH
       out["benchmarks"].push_back(hympi::bench::bench_mesh_stats(quick ? 0.05 : mesh_size, mesh_parts,
                                                                  ranks_per_node > 0 ? ranks_per_node : 36, mesh_chunk));
@@ -133,6 +166,17 @@ int main(int argc, char** argv) {
       out["benchmarks"].push_back(hympi::bench::bench_halo_mesh(ctx, method, quick ? 0.05 : mesh_size, mesh_chunk, data));
 #endif
     if (apps->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_apps(ctx, rounds, quick));
+    if (petsc_sub->parsed() || all->parsed()) {
+      hympi::bench::PetscBenchSpec spec;
+      spec.ring_sizes = {1024, 4096, 16384, 65536, 262144, 1048576};
+      if (quick) spec.ring_sizes = {4096, 65536};
+      spec.grid = grid;  // `all` has set 48^3
+      spec.mesh_size = quick ? 0.05 : mesh_size;
+      spec.mesh_chunk = mesh_chunk;
+      spec.ksp_points = ksp_points > 0 ? ksp_points : quick ? 16 : 64;
+      spec.rounds = rounds;
+      for (auto& r : hympi::bench::bench_petsc(ctx, method, spec, data)) out["benchmarks"].push_back(r);
+    }
     if (ctx.topology().world_rank() == 0 && !json_path.empty()) {
       std::ofstream(json_path) << out.dump(1) << "\n";
       fmt::print("# samples written to {}\n", json_path);

@@ -8,7 +8,7 @@
 
 namespace hympi::bench {
 
-nlohmann::json bench_halo_mesh(Context& ctx, const Method& method, double size, int chunk, const DataOptions& data) {
+Pattern cube_mesh_pattern(Context& ctx, double size, int chunk, int& points) {
   const Topology& topo = ctx.topology();
   if (topo.world_rank() == 0) mesh::cube_mesh_file(size, false);  // made once, here
   MPI_Barrier(topo.world());
@@ -16,9 +16,15 @@ nlohmann::json bench_halo_mesh(Context& ctx, const Method& method, double size, 
   const mesh::RankPartition partition = mesh::partition_over(graph, topo);
   const mesh::LocalMesh local = mesh::rank_local_mesh(graph, partition, topo.world_rank());
   Pattern pattern = mesh::mesh_pattern(ctx, local, chunk);
-  pattern = order_local_ids(pattern).pattern;
+  points = graph.vertices();
+  return order_local_ids(pattern).pattern;
+}
+
+nlohmann::json bench_halo_mesh(Context& ctx, const Method& method, double size, int chunk, const DataOptions& data) {
+  int points = 0;
+  const Pattern pattern = cube_mesh_pattern(ctx, size, chunk, points);
   nlohmann::json record = bench_halo_pattern(
-      ctx, method, pattern, fmt::format("halo-mesh cube {:g}, {} points, chunk {}", size, graph.vertices(), chunk), data);
+      ctx, method, pattern, fmt::format("halo-mesh cube {:g}, {} points, chunk {}", size, points, chunk), data);
   record["benchmark"] = "halo-mesh";
   record["mesh_size"] = size;
   record["chunk"] = chunk;

@@ -10,6 +10,11 @@
 
 namespace hympi::bench {
 
+/// Collective: the cube mesh of element size `size` (made once by rank 0 in HYMPI_MESH_DIR),
+/// partitioned over the launch's ranks, as a ghost-update pattern of `chunk` doubles per
+/// point with its local ids ordered (order_local_ids); `points` gets the mesh's vertices.
+Pattern cube_mesh_pattern(Context& ctx, double size, int chunk, int& points);
+
 nlohmann::json bench_halo_mesh(Context& ctx, const Method& method, double size, int chunk, const DataOptions& data);
 
 }  // namespace hympi::bench

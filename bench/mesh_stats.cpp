@@ -4,7 +4,11 @@
 #include <mpi.h>
 
 #include "cube_mesh.hpp"
+#include "distributed.hpp"
 #include "partition_stats.hpp"
+#ifdef HYMPI_BENCH_MAPPING
+#include "mapping_stats.hpp"
+#endif
 
 namespace hympi::bench {
 
@@ -35,6 +39,18 @@ nlohmann::json bench_mesh_stats(double size, const std::vector<int>& parts, int 
                                  {"node_pair_messages", r.node_pair_messages}});
   }
   fmt::print("\n");
+#ifdef HYMPI_BENCH_MAPPING
+  nlohmann::json mapping{{"benchmark", "mapping-mesh"}, {"mesh_size", size}, {"ranks_per_node", ranks_per_node},
+                         {"chunk", chunk}, {"results", nlohmann::json::array()}};
+  fmt::print("{}", mapping_header(fmt::format("cube {:g}, METIS k-way into Procs parts, own order = METIS's", size)));
+  for (int p : parts) {
+    const std::vector<int32_t> part = mesh::partition(graph, p);
+    mapping["results"].push_back(mapping_row(mesh::partition_messages(graph, part, p, std::size_t(chunk) * 8), p,
+                                             ranks_per_node, std::to_string(p)));
+  }
+  fmt::print("\n");
+  record["mapping"] = mapping;
+#endif
   return record;
 }
 

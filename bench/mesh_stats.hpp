@@ -9,7 +9,9 @@
 
 namespace hympi::bench {
 
-/// Rank 0 meshes (cached), partitions and prints; returns the record on every rank.
+/// Rank 0 meshes (cached), partitions and prints; returns the record on every rank. With
+/// hympi::mapping, also the mapping table (mapping_stats.hpp) of the one-level cuts into
+/// the same part counts: the record's "mapping" (kind "mapping-mesh").
 nlohmann::json bench_mesh_stats(double size, const std::vector<int>& parts, int ranks_per_node, int chunk);
 
 }  // namespace hympi::bench

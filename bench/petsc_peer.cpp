@@ -5,6 +5,8 @@
 #include <mpi.h>
 #include <petscsf.h>
 
+#include "hympi_petsc.h"
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,7 +40,10 @@ std::vector<PetscSFNode> remote_roots(const AppData& data) {
 
 }  // namespace
 
-PetscScope::PetscScope() { check(PetscInitializeNoArguments(), "PetscInitialize"); }
+PetscScope::PetscScope() {
+  check(PetscInitializeNoArguments(), "PetscInitialize");
+  check(HympiPetscInitialize(), "HympiPetscInitialize");  // PETSC_OPTIONS="-sf_type hympi" works too
+}
 PetscScope::~PetscScope() { PetscFinalize(); }
 
 std::string PetscScope::describe() const {

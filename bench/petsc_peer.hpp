@@ -14,8 +14,8 @@
 
 namespace hympi::bench {
 
-/// PetscInitialize after MPI_Init, PetscFinalize before MPI_Finalize (MPI stays PETSc's
-/// caller's). Collective.
+/// PetscInitialize after MPI_Init (then HympiPetscInitialize: the PetscSF type "hympi"),
+/// PetscFinalize before MPI_Finalize (MPI stays PETSc's caller's). Collective.
 class PetscScope {
  public:
   PetscScope();

@@ -30,9 +30,7 @@ nlohmann::json statistics_json(const MessageStatistics& st) {
           {"node_pair_messages_per_node", spread(st.node_pair_messages_per_node)}};
 }
 
-nlohmann::json bench_stats(const GridSpec& grid, int ranks_per_node, const std::vector<int>& nodes) {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+GridTraffic grid_traffic(const GridSpec& grid, int ranks) {
   const Stencil stencil = stencil_from_name(grid.stencil);
   const int dimensions = dimensions_of(stencil);
   if (int(grid.global.size()) != dimensions)
@@ -40,8 +38,21 @@ nlohmann::json bench_stats(const GridSpec& grid, int ranks_per_node, const std::
                 " grid extents, got " + std::to_string(grid.global.size()));
   Index3 global{1, 1, 1};
   for (std::size_t d = 0; d < grid.global.size(); ++d) global[d] = grid.global[d];
-  std::string extents = std::to_string(global[0]);
-  for (int d = 1; d < dimensions; ++d) extents += "x" + std::to_string(global[std::size_t(d)]);
+  int dims[3] = {0, 0, 0};
+  MPI_Dims_create(ranks, dimensions, dims);
+  GridTraffic t;
+  t.shape = {dims[0], dimensions > 1 ? dims[1] : 1, dimensions > 2 ? dims[2] : 1};
+  t.label = std::to_string(t.shape[0]) + "x" + std::to_string(t.shape[1]);
+  if (dimensions == 3) t.label += "x" + std::to_string(t.shape[2]);
+  t.messages = grid_messages(global, t.shape, stencil, grid.width, std::size_t(grid.point_bytes));
+  return t;
+}
+
+nlohmann::json bench_stats(const GridSpec& grid, int ranks_per_node, const std::vector<int>& nodes) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::string extents;
+  for (int n : grid.global) extents += (extents.empty() ? "" : "x") + std::to_string(n);
   nlohmann::json record{{"benchmark", "stats"}, {"grid", grid.global}, {"stencil", grid.stencil},
                         {"width", grid.width}, {"point_bytes", grid.point_bytes},
                         {"ranks_per_node", ranks_per_node}, {"results", nlohmann::json::array()}};
@@ -54,21 +65,15 @@ nlohmann::json bench_stats(const GridSpec& grid, int ranks_per_node, const std::
                "FlatAvg(B)", "AggInter", "AggAvg(B)", "Intra", "IntraAvg(B)");
   for (int n : nodes) {
     const int ranks = n * ranks_per_node;
-    int dims[3] = {0, 0, 0};
-    MPI_Dims_create(ranks, dimensions, dims);
-    const Index3 shape{dims[0], dimensions > 1 ? dims[1] : 1, dimensions > 2 ? dims[2] : 1};
-    const auto messages = grid_messages(global, shape, stencil, grid.width, std::size_t(grid.point_bytes));
-    const MessageStatistics st = message_statistics(messages, consecutive_nodes(ranks, ranks_per_node));
+    const GridTraffic t = grid_traffic(grid, ranks);
+    const MessageStatistics st = message_statistics(t.messages, consecutive_nodes(ranks, ranks_per_node));
     nlohmann::json row = statistics_json(st);
-    row["process_grid"] = {shape[0], shape[1], shape[2]};
+    row["process_grid"] = {t.shape[0], t.shape[1], t.shape[2]};
     record["results"].push_back(row);
-    if (rank == 0) {
-      std::string pgrid = std::to_string(shape[0]) + "x" + std::to_string(shape[1]);
-      if (dimensions == 3) pgrid += "x" + std::to_string(shape[2]);
-      fmt::print("{:>8}{:>8}{:>12}{:>14}{:>14.1f}{:>14}{:>14.1f}{:>14}{:>14.1f}\n", n, ranks, pgrid,
+    if (rank == 0)
+      fmt::print("{:>8}{:>8}{:>12}{:>14}{:>14.1f}{:>14}{:>14.1f}{:>14}{:>14.1f}\n", n, ranks, t.label,
                  st.internode_messages, st.average_internode_message(), st.node_pair_messages,
                  st.average_node_pair_message(), st.intranode_messages, row["avg_intranode_message"].get<double>());
-    }
   }
   if (rank == 0) fmt::print("\n");
   return record;

@@ -19,6 +19,16 @@ struct GridSpec {
   int point_bytes = 8;
 };
 
+/// A grid's ghost-update messages on `ranks` processes: the process grid MPI_Dims_create
+/// gives ("4x2x2"), ranks row-major (cartesian_rank). Throws hympi::Error when the extents
+/// do not match the stencil's dimensions.
+struct GridTraffic {
+  Index3 shape{1, 1, 1};
+  std::string label;
+  std::vector<RankMessage> messages;
+};
+GridTraffic grid_traffic(const GridSpec& grid, int ranks);
+
 /// The statistics as a JSON record (per-rank averages included: the cost model's inputs).
 nlohmann::json statistics_json(const MessageStatistics& st);
 

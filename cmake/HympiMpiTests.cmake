@@ -1,6 +1,6 @@
-# hympi_add_mpi_test(NAME <name> COMMAND <target> NP <n> [NODE_SIZE <k>] [ARGS ...]
+# hympi_add_mpi_test(NAME <name> COMMAND <target or program> NP <n> [NODE_SIZE <k>] [ARGS ...]
 #                    [ENV VAR=value ...] [PASS_REGEX <regex>] [EXPECT_FAILURE] [LABELS ...])
-# Runs ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} n ${MPIEXEC_PREFLAGS} <target>
+# Runs ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} n ${MPIEXEC_PREFLAGS} <program>
 # ${MPIEXEC_POSTFLAGS} args. NODE_SIZE sets HYMPI_NODE_SIZE (emulated nodes).
 # EXPECT_FAILURE: the job must exit nonzero and print PASS_REGEX (HympiExpectFailure.cmake).
 #
@@ -38,8 +38,12 @@ function(hympi_add_mpi_test)
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 300)
   endif()
+  set(program ${T_COMMAND})
+  if(TARGET ${T_COMMAND})
+    set(program $<TARGET_FILE:${T_COMMAND}>)
+  endif()
   set(command ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${T_NP} ${MPIEXEC_PREFLAGS}
-              $<TARGET_FILE:${T_COMMAND}> ${MPIEXEC_POSTFLAGS} ${T_ARGS})
+              ${program} ${MPIEXEC_POSTFLAGS} ${T_ARGS})
   if(T_EXPECT_FAILURE)
     set(command ${CMAKE_COMMAND} -DEXPECT=${T_PASS_REGEX}
                 -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/HympiExpectFailure.cmake -- ${command})

@@ -18,7 +18,9 @@
  * ranks, bad input some rank saw) are returned on every rank with the same message, as
  * the C++ API throws them; an argument only this rank can see is wrong (a NULL handle or
  * pointer, an unknown enum value or name) is returned on this rank alone, before any
- * communication.
+ * communication. After MPI_Finalize (which releases the objects of live handles), in a
+ * program that made any hympi object, every function but the hympi_*_free ones returns
+ * HYMPI_ERR_USAGE and touches nothing.
  *
  * Handles are opaque pointers; *_free(&h) is collective where the C++ destructor is, sets
  * h to NULL and accepts a NULL h. Objects alive at MPI_Finalize are released inside it,
@@ -163,10 +165,22 @@ int hympi_pattern_from_lists(hympi_context context, int local_points, int neighb
 /* Collective: local point p has global id global_ids[p] and owner rank owners[p]. */
 int hympi_pattern_from_owners(hympi_context context, int local_points, const int64_t* global_ids,
                               const int* owners, int chunk, hympi_datatype type, hympi_pattern* pattern);
+/* Collective: separate send and receive arrays (PetscSF's roots and leaves, MPI's sendbuf
+ * and recvbuf; see hympi::Pattern::from_lists_apart): send ids index an array of
+ * send_points points, recv ids one of recv_points points. A point may be sent to several
+ * neighbours, or twice to one; none is received twice. Validated as from_lists; every
+ * rank calls this one or from_lists. Its Halos move data with hympi_halo_*_apart only. */
+int hympi_pattern_from_lists_apart(hympi_context context, int send_points, int recv_points, int neighbor_count,
+                                   const hympi_neighbor_lists* neighbors, int chunk, hympi_datatype type,
+                                   hympi_pattern* pattern);
 /* Local (a pattern holds no MPI resource). */
 int hympi_pattern_free(hympi_pattern* pattern);
+/* *local_points is -1 for a pattern of separate arrays (hympi_pattern_points gives both). */
 int hympi_pattern_info(hympi_pattern pattern, int* local_points, int* chunk, hympi_datatype* type,
                        int* neighbor_count);
+/* Points of the send and of the receive array (both local_points for one array), and
+ * *apart = 1 for a pattern of separate arrays. */
+int hympi_pattern_points(hympi_pattern pattern, int* send_points, int* recv_points, int* apart);
 /* Neighbour n (0 .. neighbor_count-1, sorted by rank): its lists, valid while the pattern
  * lives (NULL when a count is 0). */
 int hympi_pattern_neighbor(hympi_pattern pattern, int n, hympi_neighbor_lists* lists);
@@ -204,6 +218,14 @@ int hympi_halo_trials(hympi_halo halo, int capacity, hympi_strategy* strategies,
 int hympi_halo_begin(hympi_halo halo, int count, void* const* vectors);
 int hympi_halo_end(hympi_halo halo, int count, void* const* vectors);
 int hympi_halo_update(hympi_halo halo, int count, void* const* vectors);
+
+/* Separate arrays (a pattern from hympi_pattern_from_lists_apart): send[f] holds
+ * send_points * chunk elements and is only read; recv[f] holds recv_points * chunk and
+ * only its received points are written. end takes the arrays begin took; with shm_direct,
+ * send[f] is hympi_halo_shared_field(f). A one-array pattern takes send == recv. */
+int hympi_halo_begin_apart(hympi_halo halo, int count, const void* const* send, void* const* recv);
+int hympi_halo_end_apart(hympi_halo halo, int count, const void* const* send, void* const* recv);
+int hympi_halo_update_apart(hympi_halo halo, int count, const void* const* send, void* const* recv);
 
 /* Buffers mode (zero copy): acquire, fill send buffers, begin_buffers, end_buffers, read
  * receive buffers. Buffer n belongs to neighbour n; *elements counts elements of the

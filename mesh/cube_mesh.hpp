@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,17 @@ namespace hympi::mesh {
 struct TetMesh {
   std::vector<double> xyz;    // 3 per vertex
   std::vector<int32_t> tets;  // 4 vertex ids per tetrahedron, 0-based
+  int vertices() const { return int(xyz.size() / 3); }
+  int elements() const { return int(tets.size() / 4); }
+};
+
+/// A mesh's arrays wherever they live: a TetMesh, or memory shared by a node's ranks.
+struct TetMeshView {
+  std::span<const double> xyz;
+  std::span<const int32_t> tets;
+  TetMeshView() = default;
+  TetMeshView(std::span<const double> x, std::span<const int32_t> t) : xyz(x), tets(t) {}
+  TetMeshView(const TetMesh& m) : xyz(m.xyz), tets(m.tets) {}  // NOLINT: a TetMesh is a view of itself
   int vertices() const { return int(xyz.size() / 3); }
   int elements() const { return int(tets.size() / 4); }
 };

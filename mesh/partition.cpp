@@ -29,7 +29,7 @@ std::vector<int32_t> kway(const Graph& graph, int parts) {
 
 }  // namespace
 
-Graph vertex_graph(const TetMesh& mesh) {
+Graph vertex_graph(const TetMeshView& mesh) {
   std::vector<std::vector<int32_t>> adjacent(std::size_t(mesh.vertices()));
   for (std::size_t t = 0; t < mesh.tets.size(); t += 4)
     for (std::size_t a = 0; a < 4; ++a)

@@ -16,7 +16,7 @@ struct Graph {
   std::vector<int32_t> offsets, neighbors;  // neighbors of v: [offsets[v], offsets[v+1])
   int vertices() const { return int(offsets.size()) - 1; }
 };
-Graph vertex_graph(const TetMesh& mesh);
+Graph vertex_graph(const TetMeshView& mesh);
 
 /// Part of every vertex, 0 .. parts-1. `ranks_per_node` > 0: two levels, parts = nodes x
 /// ranks_per_node with part = node * ranks_per_node + rank in node. Deterministic.

@@ -14,17 +14,20 @@ packages=(
   # the field's libraries
   libhwloc-dev libmetis-dev libgmsh-dev gmsh libgtest-dev libgmock-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev
-  # PETSc, the ghost-update peer in hympi-bench (built on Open MPI: used in that tree)
+  # PETSc: libhympi_petsc (PetscSF type hympi), its tests and hympi-bench's ghost-update
+  # peer (built on Open MPI: used in that tree)
   petsc-dev
   # benchmark report
   python3 python3-numpy python3-matplotlib
+  # the Python package (scripts/python.sh: venvs on Debian's python3 with numpy and mpi4py)
+  python3-dev python3-venv python3-mpi4py
   # emulated hosts (network namespaces)
   iproute2 util-linux
 )
 
 missing=()
 for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  [ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" = "install ok installed" ] || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
   echo "deps: all ${#packages[@]} packages already installed"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite with both MPIs, from a fresh machine:
 #   scripts/test.sh            installs dependencies (as root), builds build/openmpi and
-#                              build/mpich, runs ctest in each (unit, tsan, mpi, package),
+#                              build/mpich (with the Python package, scripts/python.sh's
+#                              venv), runs ctest in each (unit, tsan, mpi, c, fortran,
+#                              python, package),
 #                              then the MPI tests of build/openmpi-sanitize (ASan + UBSan)
 # Environment: HYMPI_MPIS="openmpi mpich" (which to test), CTEST_ARGS (extra ctest flags),
 # HYMPI_SANITIZE_TESTS=0 skips the sanitizer tree.
@@ -14,7 +16,10 @@ if ! getent hosts "$(hostname)" >/dev/null 2>&1; then
 fi
 for mpi in ${HYMPI_MPIS:-openmpi mpich}; do
   echo "=== hympi tests with $mpi ==="
-  bash scripts/build.sh "$mpi" -DHYMPI_WERROR=ON -DHYMPI_BUILD_TESTS=ON
+  # The Python package's venv (build tools, mpi4py on this MPI); its tests run in the tree.
+  bash scripts/python.sh "$mpi" venv
+  bash scripts/build.sh "$mpi" -DHYMPI_WERROR=ON -DHYMPI_BUILD_TESTS=ON \
+    -DHYMPI_BUILD_PYTHON=ON -DPython_EXECUTABLE="$PWD/build/python-$mpi/bin/python"
   # Oversubscribed MPI tests: two at a time on two cores is the most that stays fast.
   (cd "build/$mpi" && ctest -j2 --output-on-failure ${CTEST_ARGS:-})
 done

@@ -28,10 +28,10 @@ def ratios_by_launch(paths):
                     for key, ratio in result.items():
                         if key.startswith("ratio_to_"):
                             peer = key[len("ratio_to_"):]
-                            table[(name, bench["bytes"], result["implementation"], peer)].append(ratio["median"])
+                            table[(name, bench.get("bytes", 0), result["implementation"], peer)].append(ratio["median"])
                         elif key.startswith("comm_ratio_to_"):
                             peer = key[len("comm_ratio_to_"):] + " comm"
-                            table[(name, bench["bytes"], result["implementation"], peer)].append(ratio)
+                            table[(name, bench.get("bytes", 0), result["implementation"], peer)].append(ratio)
             elif bench["benchmark"] == "dot":
                 for row in bench["rows"]:
                     table[("dot MFLOP/s", row["n"], "hympi", "MPI (inverse: >1 = hympi faster)")].append(

@@ -27,8 +27,14 @@
 //                done while they fly (MASHM-ODM)
 //   automatic    times shm, aggregated and aggregated_odm for a few updates at set-up and
 //                keeps the fastest (the slowest rank's time decides); strategy() tells
+// Separate send and receive arrays (MPI's sendbuf and recvbuf, PetscSF's rootdata and
+// leafdata): a pattern from Pattern::from_lists_apart indexes the sent points in one array
+// and the received ones in another, and halo.update(send, recv) reads the first and writes
+// the second; the one-array form update(v) is the case send == recv, for a pattern of one
+// array (from_lists, from_owners).
 // Between begin(v) and end(v) a rank may compute on its owned points but must not write
-// the points it sends nor read its ghosts. With shm_direct the points it sends are read
+// the points it sends nor read its ghosts (nor, with two arrays, write the send array's
+// sent points nor read the receive array's received ones). With shm_direct the points it sends are read
 // by its neighbours until its own end() returns. Patterns and Halos refer to their
 // Context: destroy them first. Every rank calls begin/end (or update) the same number
 // of times; a rank that stops calling is reported by its neighbours' watchdog.
@@ -36,8 +42,8 @@
 // Misuse: a Halo checks at construction that every rank passed the same strategy, mode,
 // field count and pattern (a fingerprint of the whole pattern, which also catches Halos
 // constructed in a different order on different ranks): hympi::Error on every rank.
-// begin(v) twice, end(v) without begin(v), update(v) between them throw on the rank that
-// did it, before anything is sent. Destruction is collective; a Halo alive at
+// begin(v) twice, end(v) without begin(v), update(v) between them, an update begun with
+// one form and ended with the other throw on the rank that did it, before anything is sent. Destruction is collective; a Halo alive at
 // MPI_Finalize is released there (see context.hpp).
 #pragma once
 
@@ -47,6 +53,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "hympi/context.hpp"
@@ -64,7 +71,8 @@ Strategy strategy_from_name(std::string_view name);
 /// Every strategy, in declaration order.
 std::span<const Strategy> all_strategies();
 
-/// What this rank exchanges with one neighbour, in local point ids (0 .. local_points-1).
+/// What this rank exchanges with one neighbour, in local point ids (0 .. local_points-1;
+/// with separate arrays, `send` ids index the send array and `recv` ids the receive array).
 struct NeighborLists {
   int rank = -1;          // the neighbour, in the Context's communicator
   std::vector<int> send;  // my points it receives, in the order it lists them in its `recv`
@@ -88,8 +96,24 @@ class Pattern {
                              std::span<const int> owners, int chunk = 1,
                              Datatype type = Datatype::float64);
 
+  /// Collective. Separate arrays: `send` ids index a send array of `send_points` points,
+  /// `recv` ids a receive array of `recv_points` points (PetscSF: roots and leaves). A
+  /// point may be sent to several neighbours, or several times to one, and the same id may
+  /// be both sent and received (they are different arrays); no point is received twice.
+  /// Validated as from_lists, on every rank; every rank calls this one or from_lists. Its
+  /// Halos move data with begin/end/update(send, recv) only.
+  static Pattern from_lists_apart(Context& context, int send_points, int recv_points,
+                                  std::vector<NeighborLists> neighbors, int chunk = 1,
+                                  Datatype type = Datatype::float64);
+
   Context& context() const;
+  /// The one array's points; throws hympi::Error for a pattern of separate arrays.
   int local_points() const;
+  /// Points of the send and the receive array (both local_points() for one array).
+  int send_points() const;
+  int recv_points() const;
+  /// Built by from_lists_apart: separate send and receive arrays.
+  bool apart() const;
   int chunk() const;
   Datatype type() const;
   /// Sorted by rank; neighbours with nothing to exchange are dropped.
@@ -100,6 +124,8 @@ class Pattern {
 
  private:
   explicit Pattern(std::shared_ptr<const Data> data) : data_(std::move(data)) {}
+  static Pattern make(Context& context, int send_points, int recv_points, bool apart,
+                      std::vector<NeighborLists> neighbors, int chunk, Datatype type);
   std::shared_ptr<const Data> data_;
 };
 
@@ -115,7 +141,8 @@ struct LocalOrdering {
   Pattern pattern;          // the same exchange in the new numbering
 };
 
-/// Collective (it builds and validates the renumbered pattern).
+/// Collective (it builds and validates the renumbered pattern). For a pattern of one
+/// array; a pattern of separate arrays throws hympi::Error on every rank.
 LocalOrdering order_local_ids(const Pattern& pattern);
 
 /// What one update moves, as seen by this rank (deterministic: from the pattern and
@@ -156,6 +183,7 @@ class Halo {
   const HaloStats& stats() const;
 
   /// `vectors`: `fields()` pointers to local_points * chunk elements of the pattern's type.
+  /// For a pattern of one array.
   void begin(std::span<void* const> vectors);
   void end(std::span<void* const> vectors);
   void update(std::span<void* const> vectors) {
@@ -169,6 +197,30 @@ class Halo {
   template <class T> void begin(std::initializer_list<T*> vs) { begin(typed(vs)); }
   template <class T> void end(std::initializer_list<T*> vs) { end(typed(vs)); }
   template <class T> void update(std::initializer_list<T*> vs) { update(typed(vs)); }
+
+  /// Separate arrays, for any pattern: per field, the sent points are read from `send[f]`
+  /// (send_points * chunk elements) and the received ones written into `recv[f]`
+  /// (recv_points * chunk); nothing else of `recv[f]` is touched. end() takes the arrays
+  /// begin() took. With shm_direct, send[f] is shared_field(f) (its neighbours read it).
+  void begin(std::span<const void* const> send, std::span<void* const> recv);
+  void end(std::span<const void* const> send, std::span<void* const> recv);
+  void update(std::span<const void* const> send, std::span<void* const> recv) {
+    begin(send, recv);
+    end(send, recv);
+  }
+
+  template <class T> void begin(const T* send, T* recv) { begin(std::initializer_list<const T*>{send}, {recv}); }
+  template <class T> void end(const T* send, T* recv) { end(std::initializer_list<const T*>{send}, {recv}); }
+  template <class T> void update(const T* send, T* recv) { update(std::initializer_list<const T*>{send}, {recv}); }
+  template <class T> void begin(std::initializer_list<const T*> send, std::initializer_list<T*> recv) {
+    begin(typed_send(send), typed(recv));
+  }
+  template <class T> void end(std::initializer_list<const T*> send, std::initializer_list<T*> recv) {
+    end(typed_send(send), typed(recv));
+  }
+  template <class T> void update(std::initializer_list<const T*> send, std::initializer_list<T*> recv) {
+    update(typed_send(send), typed(recv));
+  }
 
   // Zero-copy (HaloMode::buffers, MASHM's buffer pointers). One update:
   //   halo.acquire();                                  // ends the reads of the previous update
@@ -193,28 +245,36 @@ class Halo {
     return {reinterpret_cast<const T*>(b.data()), b.size() / sizeof(T)};
   }
 
-  /// Field `f`'s vector in shared memory, local_points * chunk elements, owned by this
-  /// rank and zero-initialized. Only for shm_direct, which needs its vectors from here
-  /// (the other strategies move any array).
+  /// Field `f`'s vector in shared memory, local_points * chunk elements (send_points *
+  /// chunk: the send array, with separate arrays), owned by this rank and zero-initialized.
+  /// Only for shm_direct, which needs its vectors from here (the other strategies move any
+  /// array).
   template <class T> T* shared_field(int f = 0) {
     check_type(datatype_of<T>());
     return static_cast<T*>(shared_field_bytes(f));
   }
 
  private:
+  static constexpr std::size_t kMaxInline = 8;
   template <class T> std::span<void* const> typed(std::initializer_list<T*> vs) {
-    check_type(datatype_of<T>());
+    return fill(vs, inline_);
+  }
+  template <class T> std::span<const void* const> typed_send(std::initializer_list<const T*> vs) {
+    return fill(vs, inline_send_);
+  }
+  template <class T, class P> std::span<P const> fill(std::initializer_list<T*> vs, P (&out)[kMaxInline]) {
+    check_type(datatype_of<std::remove_const_t<T>>());
     if (vs.size() > kMaxInline) throw Error("hympi: Halo: pass more than 8 fields as a span of void*");
     std::size_t i = 0;
-    for (T* v : vs) inline_[i++] = v;
-    return {inline_, vs.size()};
+    for (T* v : vs) out[i++] = v;
+    return {out, vs.size()};
   }
   void check_type(Datatype type) const;
   void* shared_field_bytes(int f);
   std::span<std::byte> buffer_bytes(int neighbor, bool send);
 
-  static constexpr std::size_t kMaxInline = 8;
   void* inline_[kMaxInline] = {};
+  const void* inline_send_[kMaxInline] = {};
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

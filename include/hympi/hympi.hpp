@@ -1,10 +1,12 @@
 // hympi: hybrid MPI+MPI communication for mesh codes on multicore nodes. The message
-// statistics (hympi/statistics.hpp) are a separate include.
+// statistics (hympi/statistics.hpp) and the mapping of ranks by traffic (hympi/mapping.hpp,
+// library hympi::mapping) are separate includes.
 #pragma once
 
 #include "hympi/context.hpp"
 #include "hympi/grid.hpp"
 #include "hympi/halo.hpp"
+#include "hympi/node_shared.hpp"
 #include "hympi/options.hpp"
 #include "hympi/shared_window.hpp"
 #include "hympi/topology.hpp"

@@ -1,10 +1,12 @@
 // The C API's error model (include/hympi.h): the code names, the calling thread's last
 // message, and guard(), which turns whatever a C++ call throws into a code and a message so
-// that no exception crosses the API.
+// that no exception crosses the API, and refuses every call but the frees after MPI_Finalize.
 #include <new>
 #include <string>
+#include <string_view>
 
 #include "c/c_api.hpp"
+#include "hympi/detail/finalize_guard.hpp"
 
 namespace hympi::c {
 namespace {
@@ -24,9 +26,21 @@ int fail(int code, const char* function, const char* separator, const char* what
   return code;
 }
 
+/// After MPI_Finalize hympi's objects are released (inside MPI_Finalize) and MPI may not be
+/// called: only the hympi_*_free functions still run (they make no MPI call then). A flag
+/// of the finalize guard, not MPI_Finalized: every call passes here, ghost updates too.
+bool refused_after_finalize(const char* function) noexcept {
+  return detail::FinalizeGuard::finalizing() && !std::string_view(function).ends_with("_free");
+}
+
 }  // namespace
 
 int guard(const char* function, core::FunctionRef<void()> body) noexcept {
+  if (refused_after_finalize(function))
+    return fail(HYMPI_ERR_USAGE, function,
+                ": called after MPI_Finalize, which released hympi's objects; only the hympi_*_free functions "
+                "may be called now",
+                "");
   try {
     body();
     return HYMPI_SUCCESS;

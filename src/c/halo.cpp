@@ -1,6 +1,7 @@
-// The C API of hympi::Halo: the ghost update with vectors (begin / end / update) or with
-// its own buffers (zero copy), shm_direct's shared fields, and what the Halo reports. The
-// C++ typed accessors are reached through the pattern's element type (visit_type).
+// The C API of hympi::Halo: the ghost update with vectors (begin / end / update, one array
+// or separate send and receive arrays) or with its own buffers (zero copy), shm_direct's
+// shared fields, and what the Halo reports. The C++ typed accessors are reached through
+// the pattern's element type (visit_type).
 #include <algorithm>
 #include <span>
 
@@ -14,10 +15,12 @@ namespace {
 
 hympi_halo_s& halo_of(hympi_halo halo) { return require(halo, "halo"); }
 
-/// The `count` vectors of one call (count >= 0; the Halo checks it against its fields).
-std::span<void* const> vectors_of(int count, void* const* vectors) {
+/// The `count` arrays of one call, named `name` in errors (count >= 0; the Halo checks it
+/// against its fields).
+template <class Array>
+std::span<Array const> arrays_of(int count, Array const* arrays, const char* name) {
   const auto n = std::size_t(hympi::c::checked_range(count, 0, INT32_MAX, "count", "the Halo's number of fields"));
-  return {require_array(vectors, n, "vectors"), n};
+  return {require_array(arrays, n, name), n};
 }
 
 /// Neighbour `neighbor`'s send or receive buffer: its address and its elements.
@@ -89,15 +92,27 @@ int hympi_halo_trials(hympi_halo halo, int capacity, hympi_strategy* strategies,
 }
 
 int hympi_halo_begin(hympi_halo halo, int count, void* const* vectors) {
-  return guard(__func__, [&] { halo_of(halo).halo.begin(vectors_of(count, vectors)); });
+  return guard(__func__, [&] { halo_of(halo).halo.begin(arrays_of(count, vectors, "vectors")); });
 }
 
 int hympi_halo_end(hympi_halo halo, int count, void* const* vectors) {
-  return guard(__func__, [&] { halo_of(halo).halo.end(vectors_of(count, vectors)); });
+  return guard(__func__, [&] { halo_of(halo).halo.end(arrays_of(count, vectors, "vectors")); });
 }
 
 int hympi_halo_update(hympi_halo halo, int count, void* const* vectors) {
-  return guard(__func__, [&] { halo_of(halo).halo.update(vectors_of(count, vectors)); });
+  return guard(__func__, [&] { halo_of(halo).halo.update(arrays_of(count, vectors, "vectors")); });
+}
+
+int hympi_halo_begin_apart(hympi_halo halo, int count, const void* const* send, void* const* recv) {
+  return guard(__func__, [&] { halo_of(halo).halo.begin(arrays_of(count, send, "send"), arrays_of(count, recv, "recv")); });
+}
+
+int hympi_halo_end_apart(hympi_halo halo, int count, const void* const* send, void* const* recv) {
+  return guard(__func__, [&] { halo_of(halo).halo.end(arrays_of(count, send, "send"), arrays_of(count, recv, "recv")); });
+}
+
+int hympi_halo_update_apart(hympi_halo halo, int count, const void* const* send, void* const* recv) {
+  return guard(__func__, [&] { halo_of(halo).halo.update(arrays_of(count, send, "send"), arrays_of(count, recv, "recv")); });
 }
 
 int hympi_halo_acquire(hympi_halo halo) {

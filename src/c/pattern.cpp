@@ -1,5 +1,5 @@
-// The C API of hympi::Pattern: made from neighbour lists or from owners, inspected, and
-// renumbered (hympi::order_local_ids).
+// The C API of hympi::Pattern: made from neighbour lists (one array or separate send and
+// receive arrays) or from owners, inspected, and renumbered (hympi::order_local_ids).
 #include <algorithm>
 #include <span>
 #include <string>
@@ -34,6 +34,28 @@ hympi::NeighborLists copy_lists(const hympi_neighbor_lists& n, int index) {
 /// A new handle holding `pattern`.
 void give(hympi::Pattern pattern, hympi_pattern& out) { out = new hympi_pattern_s{std::move(pattern)}; }
 
+/// The C++ copies of `neighbor_count` C neighbour lists.
+std::vector<hympi::NeighborLists> copy_all(int neighbor_count, const hympi_neighbor_lists* neighbors) {
+  const std::size_t count = count_of(neighbor_count, "neighbor_count");
+  require_array(neighbors, count, "neighbors");
+  std::vector<hympi::NeighborLists> lists;
+  for (std::size_t i = 0; i < count; ++i) lists.push_back(copy_lists(neighbors[i], int(i)));
+  return lists;
+}
+
+/// Either form of lists: the handle out (NULL until made), the context and the copied
+/// lists checked, then `make(context, lists)`.
+template <class Make>
+int from_lists(const char* function, hympi_context context, int neighbor_count, const hympi_neighbor_lists* neighbors,
+               hympi_pattern* pattern, Make make) {
+  return guard(function, [&] {
+    hympi_pattern& out = require(pattern, "pattern");
+    out = nullptr;
+    hympi::Context& ctx = require(context, "context").context;
+    give(make(ctx, copy_all(neighbor_count, neighbors)), out);
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -41,16 +63,17 @@ extern "C" {
 int hympi_pattern_from_lists(hympi_context context, int local_points, int neighbor_count,
                              const hympi_neighbor_lists* neighbors, int chunk, hympi_datatype type,
                              hympi_pattern* pattern) {
-  return guard(__func__, [&] {
-    hympi_pattern& out = require(pattern, "pattern");
-    out = nullptr;
-    hympi::Context& ctx = require(context, "context").context;
-    const std::size_t count = count_of(neighbor_count, "neighbor_count");
-    require_array(neighbors, count, "neighbors");
-    const hympi::Datatype t = hympi::c::to_datatype(type);
-    std::vector<hympi::NeighborLists> lists;
-    for (std::size_t i = 0; i < count; ++i) lists.push_back(copy_lists(neighbors[i], int(i)));
-    give(hympi::Pattern::from_lists(ctx, local_points, std::move(lists), chunk, t), out);
+  return from_lists(__func__, context, neighbor_count, neighbors, pattern, [&](hympi::Context& ctx, auto lists) {
+    return hympi::Pattern::from_lists(ctx, local_points, std::move(lists), chunk, hympi::c::to_datatype(type));
+  });
+}
+
+int hympi_pattern_from_lists_apart(hympi_context context, int send_points, int recv_points, int neighbor_count,
+                                   const hympi_neighbor_lists* neighbors, int chunk, hympi_datatype type,
+                                   hympi_pattern* pattern) {
+  return from_lists(__func__, context, neighbor_count, neighbors, pattern, [&](hympi::Context& ctx, auto lists) {
+    return hympi::Pattern::from_lists_apart(ctx, send_points, recv_points, std::move(lists), chunk,
+                                            hympi::c::to_datatype(type));
   });
 }
 
@@ -80,10 +103,21 @@ int hympi_pattern_info(hympi_pattern pattern, int* local_points, int* chunk, hym
     int& values = require(chunk, "chunk");
     hympi_datatype& element = require(type, "type");
     int& neighbors = require(neighbor_count, "neighbor_count");
-    points = p.local_points();
+    points = p.apart() ? -1 : p.local_points();
     values = p.chunk();
     element = hympi_datatype(p.type());
     neighbors = int(p.neighbors().size());
+  });
+}
+
+int hympi_pattern_points(hympi_pattern pattern, int* send_points, int* recv_points, int* apart) {
+  return guard(__func__, [&] {
+    const hympi::Pattern& p = pattern_of(pattern);
+    int& sends = require(send_points, "send_points");
+    int& recvs = require(recv_points, "recv_points");
+    require(apart, "apart") = p.apart() ? 1 : 0;
+    sends = p.send_points();
+    recvs = p.recv_points();
   });
 }
 

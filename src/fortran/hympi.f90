@@ -53,11 +53,12 @@ module hympi
   public :: hympi_context_create, hympi_context_free, hympi_context_options, hympi_context_topology, &
             hympi_context_comm, hympi_barrier, hympi_allreduce, hympi_allreduce_in_place, hympi_reduce, hympi_bcast
   ! patterns
-  public :: hympi_pattern_from_lists, hympi_pattern_from_owners, hympi_pattern_free, hympi_pattern_info, &
-            hympi_pattern_neighbor, hympi_order_local_ids
+  public :: hympi_pattern_from_lists, hympi_pattern_from_lists_apart, hympi_pattern_from_owners, &
+            hympi_pattern_free, hympi_pattern_info, hympi_pattern_points, hympi_pattern_neighbor, hympi_order_local_ids
   ! halos
   public :: hympi_halo_create, hympi_halo_free, hympi_halo_strategy, hympi_halo_fields, hympi_halo_stats_get, &
             hympi_halo_trials, hympi_halo_begin, hympi_halo_end, hympi_halo_update, hympi_field_of, &
+            hympi_halo_begin_apart, hympi_halo_end_apart, hympi_halo_update_apart, &
             hympi_halo_acquire, hympi_halo_begin_buffers, hympi_halo_end_buffers, hympi_halo_send_buffer, &
             hympi_halo_recv_buffer, hympi_halo_shared_field
   ! structured grids

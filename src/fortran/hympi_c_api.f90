@@ -128,10 +128,12 @@ module hympi_c_api
   public :: c_hympi_context_create_f, c_hympi_context_free, c_hympi_context_options, c_hympi_context_topology, &
             c_hympi_context_comm_f
   public :: c_hympi_barrier, c_hympi_allreduce, c_hympi_reduce, c_hympi_bcast
-  public :: c_hympi_pattern_from_lists, c_hympi_pattern_from_owners, c_hympi_pattern_free, c_hympi_pattern_info, &
-            c_hympi_pattern_neighbor, c_hympi_order_local_ids
+  public :: c_hympi_pattern_from_lists, c_hympi_pattern_from_lists_apart, c_hympi_pattern_from_owners, &
+            c_hympi_pattern_free, c_hympi_pattern_info, c_hympi_pattern_points, c_hympi_pattern_neighbor, &
+            c_hympi_order_local_ids
   public :: c_hympi_halo_create, c_hympi_halo_free, c_hympi_halo_strategy, c_hympi_halo_fields, &
             c_hympi_halo_stats_get, c_hympi_halo_trials, c_hympi_halo_begin, c_hympi_halo_end, c_hympi_halo_update, &
+            c_hympi_halo_begin_apart, c_hympi_halo_end_apart, c_hympi_halo_update_apart, &
             c_hympi_halo_acquire, c_hympi_halo_begin_buffers, c_hympi_halo_end_buffers, c_hympi_halo_send_buffer, &
             c_hympi_halo_recv_buffer, c_hympi_halo_shared_field
   public :: c_hympi_grid_create, c_hympi_grid_free, c_hympi_grid_block, c_hympi_grid_pattern, c_hympi_grid_cart_f
@@ -285,6 +287,23 @@ module hympi_c_api
       type(c_ptr), intent(out) :: pattern
       integer(c_int) :: code
     end function c_hympi_pattern_from_lists
+    function c_hympi_pattern_from_lists_apart(context, send_points, recv_points, neighbor_count, neighbors, chunk, &
+                                              datatype, pattern) bind(c, name="hympi_pattern_from_lists_apart") result(code)
+      import :: c_int, c_ptr, c_hympi_neighbor_lists
+      type(c_ptr), value :: context
+      integer(c_int), value :: send_points, recv_points, neighbor_count
+      type(c_hympi_neighbor_lists), intent(in) :: neighbors(*)
+      integer(c_int), value :: chunk, datatype
+      type(c_ptr), intent(out) :: pattern
+      integer(c_int) :: code
+    end function c_hympi_pattern_from_lists_apart
+    function c_hympi_pattern_points(pattern, send_points, recv_points, apart) &
+        bind(c, name="hympi_pattern_points") result(code)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: pattern
+      integer(c_int), intent(out) :: send_points, recv_points, apart
+      integer(c_int) :: code
+    end function c_hympi_pattern_points
     function c_hympi_pattern_from_owners(context, local_points, global_ids, owners, chunk, datatype, pattern) &
         bind(c, name="hympi_pattern_from_owners") result(code)
       import :: c_int, c_int64_t, c_ptr
@@ -386,6 +405,27 @@ module hympi_c_api
       type(c_ptr), intent(in) :: vectors(*)
       integer(c_int) :: code
     end function c_hympi_halo_update
+    function c_hympi_halo_begin_apart(halo, count, send, recv) bind(c, name="hympi_halo_begin_apart") result(code)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: halo
+      integer(c_int), value :: count
+      type(c_ptr), intent(in) :: send(*), recv(*)
+      integer(c_int) :: code
+    end function c_hympi_halo_begin_apart
+    function c_hympi_halo_end_apart(halo, count, send, recv) bind(c, name="hympi_halo_end_apart") result(code)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: halo
+      integer(c_int), value :: count
+      type(c_ptr), intent(in) :: send(*), recv(*)
+      integer(c_int) :: code
+    end function c_hympi_halo_end_apart
+    function c_hympi_halo_update_apart(halo, count, send, recv) bind(c, name="hympi_halo_update_apart") result(code)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: halo
+      integer(c_int), value :: count
+      type(c_ptr), intent(in) :: send(*), recv(*)
+      integer(c_int) :: code
+    end function c_hympi_halo_update_apart
     function c_hympi_halo_acquire(halo) bind(c, name="hympi_halo_acquire") result(code)
       import :: c_int, c_ptr
       type(c_ptr), value :: halo

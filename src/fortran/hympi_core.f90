@@ -40,7 +40,8 @@ module hympi_core
   type, public :: hympi_halo
     private
     type(c_ptr) :: ptr = c_null_ptr
-    integer(c_size_t) :: elements = 0  ! one field's elements: local_points * chunk
+    integer(c_size_t) :: elements = 0       ! one field's elements: local_points (send_points) * chunk
+    integer(c_size_t) :: recv_elements = 0  ! recv_points * chunk (= elements for one array)
     integer :: datatype = -1
     integer :: fields = 0
   end type hympi_halo
@@ -76,16 +77,16 @@ module hympi_core
   public :: hympi_options_default, hympi_options_from_env, hympi_options_describe
   public :: hympi_context_create, hympi_context_free, hympi_context_options, hympi_context_topology, &
             hympi_context_comm, hympi_barrier
-  public :: hympi_pattern_from_lists, hympi_pattern_from_owners, hympi_pattern_free, hympi_pattern_info, &
-            hympi_pattern_neighbor, hympi_order_local_ids
+  public :: hympi_pattern_from_lists, hympi_pattern_from_lists_apart, hympi_pattern_from_owners, &
+            hympi_pattern_free, hympi_pattern_info, hympi_pattern_points, hympi_pattern_neighbor, hympi_order_local_ids
   public :: hympi_halo_create, hympi_halo_free, hympi_halo_strategy, hympi_halo_fields, hympi_halo_stats_get, &
             hympi_halo_trials, hympi_halo_begin, hympi_halo_end, hympi_halo_update, hympi_halo_acquire, &
             hympi_halo_begin_buffers, hympi_halo_end_buffers
   public :: hympi_grid_create, hympi_grid_free, hympi_grid_block, hympi_grid_pattern, hympi_grid_cart, &
             hympi_block_index
   ! --- for the typed procedures (hympi_typed.inc) only --------------------------------
-  public :: finish, any_allreduce, any_allreduce_in_place, any_reduce, any_bcast, any_halo_vectors, any_field, &
-            any_halo_buffer, any_halo_shared_field
+  public :: finish, any_allreduce, any_allreduce_in_place, any_reduce, any_bcast, any_halo_vectors, &
+            any_halo_apart, any_field, any_halo_buffer, any_halo_shared_field
   public :: HALO_BEGIN, HALO_END, HALO_UPDATE
 
   ! Phases of a vectors-mode call.
@@ -337,6 +338,19 @@ module hympi_core
       integer, intent(in), optional :: chunk, datatype
       integer, intent(out), optional :: ierr
     end subroutine hympi_pattern_from_lists
+    ! Collective: separate arrays (PetscSF's roots and leaves): send_ids index a send array
+    ! of send_points points, recv_ids a receive array of recv_points points; a point may be
+    ! sent to several neighbours or twice to one, none is received twice. Lists as in
+    ! hympi_pattern_from_lists; its halos move data with hympi_halo_*_apart only.
+    module subroutine hympi_pattern_from_lists_apart(context, send_points, recv_points, nbr_ranks, send_ptr, &
+                                                     send_ids, recv_ptr, recv_ids, pattern, chunk, datatype, ierr)
+      type(hympi_context), intent(in) :: context
+      integer, intent(in) :: send_points, recv_points
+      integer, intent(in) :: nbr_ranks(:), send_ptr(:), send_ids(:), recv_ptr(:), recv_ids(:)
+      type(hympi_pattern), intent(out) :: pattern
+      integer, intent(in), optional :: chunk, datatype
+      integer, intent(out), optional :: ierr
+    end subroutine hympi_pattern_from_lists_apart
     ! Local; sets pattern to no object.
     module subroutine hympi_pattern_free(pattern, ierr)
       type(hympi_pattern), intent(inout) :: pattern
@@ -347,6 +361,14 @@ module hympi_core
       integer, intent(out), optional :: local_points, chunk, datatype, neighbor_count
       integer, intent(out), optional :: ierr
     end subroutine hympi_pattern_info
+    ! Points of the send and of the receive array (both local_points for one array);
+    ! apart: made by hympi_pattern_from_lists_apart (local_points of hympi_pattern_info is -1).
+    module subroutine hympi_pattern_points(pattern, send_points, recv_points, apart, ierr)
+      type(hympi_pattern), intent(in) :: pattern
+      integer, intent(out), optional :: send_points, recv_points
+      logical, intent(out), optional :: apart
+      integer, intent(out), optional :: ierr
+    end subroutine hympi_pattern_points
     ! Neighbour n (1 .. neighbor_count, sorted by rank): its rank and lists (1-based ids).
     module subroutine hympi_pattern_neighbor(pattern, n, rank, send, recv, ierr)
       type(hympi_pattern), intent(in) :: pattern
@@ -463,6 +485,16 @@ module hympi_core
       character(*), intent(in) :: where
       integer, intent(out) :: code
     end subroutine any_halo_vectors
+    ! Separate arrays: send (send_points * chunk per field) read, recv (recv_points * chunk
+    ! per field) written; fields along the last dimension as in any_halo_vectors.
+    module subroutine any_halo_apart(halo, send, recv, datatype, phase, where, code)
+      type(hympi_halo), intent(in) :: halo
+      type(*), dimension(..), intent(in), target :: send
+      type(*), dimension(..), intent(inout), target :: recv
+      integer, intent(in) :: datatype, phase
+      character(*), intent(in) :: where
+      integer, intent(out) :: code
+    end subroutine any_halo_apart
     module function any_field(x, datatype) result(field)
       type(*), dimension(..), intent(in), target :: x
       integer, intent(in) :: datatype

@@ -1,5 +1,6 @@
 ! The halos of the hympi module: creation by strategy value or name, the ghost update of
-! one array holding the halo's fields or of a list of fields (hympi_field_of), buffers
+! one array holding the halo's fields or of a list of fields (hympi_field_of), of separate
+! send and receive arrays (hympi_halo_*_apart), buffers
 ! mode, shared fields, stats and trials. Before any call the binding checks what only it
 ! can see: the element type and size of the arrays against the halo's pattern. Neighbour
 ! indices and field numbers are 1-based here and 0-based in the C API.
@@ -9,14 +10,16 @@ submodule (hympi_core) hympi_core_halo
 contains
 
   module procedure halo_create_enum
-    integer(c_int) :: local_points, chunk, datatype, neighbor_count
+    integer(c_int) :: local_points, chunk, datatype, neighbor_count, send_points, recv_points, apart
     integer :: code
     code = c_code(c_hympi_halo_create(pattern%ptr, int(strategy, c_int), value_or(fields, 1), &
                                       value_or(mode, HYMPI_MODE_VECTORS), halo%ptr))
     if (code == HYMPI_SUCCESS) &
       code = c_code(c_hympi_pattern_info(pattern%ptr, local_points, chunk, datatype, neighbor_count))
+    if (code == HYMPI_SUCCESS) code = c_code(c_hympi_pattern_points(pattern%ptr, send_points, recv_points, apart))
     if (code == HYMPI_SUCCESS) then
-      halo%elements = int(local_points, c_size_t) * int(chunk, c_size_t)
+      halo%elements = int(send_points, c_size_t) * int(chunk, c_size_t)
+      halo%recv_elements = int(recv_points, c_size_t) * int(chunk, c_size_t)
       halo%datatype = datatype
       halo%fields = value_or(fields, 1)
     end if
@@ -37,6 +40,7 @@ contains
   module procedure hympi_halo_free
     call finish(c_code(c_hympi_halo_free(halo%ptr)), ierr)
     halo%elements = 0
+    halo%recv_elements = 0
     halo%datatype = -1
     halo%fields = 0
   end procedure hympi_halo_free
@@ -105,44 +109,60 @@ contains
     end if
   end function check_halo
 
-  ! HYMPI_SUCCESS when `elements` hold one field of the halo.
-  integer function check_length(halo, elements, what, where) result(code)
-    type(hympi_halo), intent(in) :: halo
-    integer(c_size_t), intent(in) :: elements
-    character(*), intent(in) :: what, where
+  ! HYMPI_SUCCESS when `elements` hold one field of `needed` elements (`what` of the halo).
+  integer function check_length(elements, needed, what, need, where) result(code)
+    integer(c_size_t), intent(in) :: elements, needed
+    character(*), intent(in) :: what, need, where
     code = HYMPI_SUCCESS
-    if (elements < halo%elements) &
+    if (elements < needed) &
       code = argument_error(where // ': ' // what // ' has ' // str(int(elements, c_int64_t)) // &
-                            ' elements; the halo needs local_points * chunk = ' // &
-                            str(int(halo%elements, c_int64_t)) // ' per field')
+                            ' elements; the halo needs ' // need // ' = ' // str(int(needed, c_int64_t)) // ' per field')
   end function check_length
 
-  ! One vectors-mode call of the C API.
-  integer function run_phase(halo, phase, vectors) result(code)
+  ! One vectors-mode call of the C API: `vectors` alone, or sent from `vectors` into `recv`.
+  integer function run_phase(halo, phase, vectors, recv) result(code)
     type(hympi_halo), intent(in) :: halo
     integer, intent(in) :: phase
     type(c_ptr), intent(in) :: vectors(:)
+    type(c_ptr), intent(in), optional :: recv(:)
+    integer(c_int) :: n
+    n = int(size(vectors), c_int)
+    if (present(recv)) then
+      select case (phase)
+      case (HALO_BEGIN)
+        code = c_code(c_hympi_halo_begin_apart(halo%ptr, n, vectors, recv))
+      case (HALO_END)
+        code = c_code(c_hympi_halo_end_apart(halo%ptr, n, vectors, recv))
+      case default
+        code = c_code(c_hympi_halo_update_apart(halo%ptr, n, vectors, recv))
+      end select
+      return
+    end if
     select case (phase)
     case (HALO_BEGIN)
-      code = c_code(c_hympi_halo_begin(halo%ptr, int(size(vectors), c_int), vectors))
+      code = c_code(c_hympi_halo_begin(halo%ptr, n, vectors))
     case (HALO_END)
-      code = c_code(c_hympi_halo_end(halo%ptr, int(size(vectors), c_int), vectors))
+      code = c_code(c_hympi_halo_end(halo%ptr, n, vectors))
     case default
-      code = c_code(c_hympi_halo_update(halo%ptr, int(size(vectors), c_int), vectors))
+      code = c_code(c_hympi_halo_update(halo%ptr, n, vectors))
     end select
   end function run_phase
 
-  module procedure any_halo_vectors
-    type(c_ptr), allocatable :: vectors(:)
+  ! The address of each field of x (one: x; k > 1: x(..., f) along x's last dimension of
+  ! extent k), each checked to hold `needed` elements (`need` names them).
+  integer function field_addresses(halo, x, what, needed, need, where, vectors) result(code)
+    type(hympi_halo), intent(in) :: halo
+    type(*), dimension(..), intent(in), target :: x
+    character(*), intent(in) :: what, need, where
+    integer(c_size_t), intent(in) :: needed
+    type(c_ptr), allocatable, intent(out) :: vectors(:)
     type(c_ptr) :: at
     integer(c_size_t) :: elements, stride
     integer :: f
-    code = check_halo(halo, datatype, where)
-    if (code == HYMPI_SUCCESS) code = locate(x, 'the array', where, at, elements)
+    code = locate(x, what, where, at, elements)
     if (code /= HYMPI_SUCCESS) return
     stride = elements
     if (halo%fields > 1) then
-      ! Field f is x(..., f).
       if (rank(x) < 2) then
         code = argument_error(where // ': the halo moves ' // str(int(halo%fields, c_int64_t)) // ' fields: ' // &
                               'pass them along the last dimension of one array (u(n, fields)) or as ' // &
@@ -150,21 +170,38 @@ contains
         return
       end if
       if (size(x, rank(x)) /= halo%fields) then
-        code = argument_error(where // ': the last dimension of the array has extent ' // &
+        code = argument_error(where // ': the last dimension of ' // what // ' has extent ' // &
                               str(int(size(x, rank(x)), c_int64_t)) // '; the halo moves ' // &
                               str(int(halo%fields, c_int64_t)) // ' fields along it')
         return
       end if
       stride = elements / int(halo%fields, c_size_t)
     end if
-    code = check_length(halo, stride, 'the array', where)
+    code = check_length(stride, needed, what, need, where)
     if (code /= HYMPI_SUCCESS) return
     allocate (vectors(max(halo%fields, 1)))
     do f = 1, size(vectors)
-      vectors(f) = advance(at, int(f - 1, c_size_t) * stride * element_bytes(datatype))
+      vectors(f) = advance(at, int(f - 1, c_size_t) * stride * element_bytes(halo%datatype))
     end do
-    code = run_phase(halo, phase, vectors)
+  end function field_addresses
+
+  module procedure any_halo_vectors
+    type(c_ptr), allocatable :: vectors(:)
+    code = check_halo(halo, datatype, where)
+    if (code == HYMPI_SUCCESS) &
+      code = field_addresses(halo, x, 'the array', halo%elements, 'local_points * chunk', where, vectors)
+    if (code == HYMPI_SUCCESS) code = run_phase(halo, phase, vectors)
   end procedure any_halo_vectors
+
+  module procedure any_halo_apart
+    type(c_ptr), allocatable :: sends(:), recvs(:)
+    code = check_halo(halo, datatype, where)
+    if (code == HYMPI_SUCCESS) &
+      code = field_addresses(halo, send, 'the send array', halo%elements, 'send_points * chunk', where, sends)
+    if (code == HYMPI_SUCCESS) &
+      code = field_addresses(halo, recv, 'the receive array', halo%recv_elements, 'recv_points * chunk', where, recvs)
+    if (code == HYMPI_SUCCESS) code = run_phase(halo, phase, sends, recvs)
+  end procedure any_halo_apart
 
   module procedure any_field
     field%datatype = datatype
@@ -190,7 +227,7 @@ contains
         code = argument_error(where // ': ' // what // ' is not contiguous; pass contiguous arrays to hympi_field_of')
         return
       end if
-      code = check_length(halo, fields(f)%elements, what, where)
+      code = check_length(fields(f)%elements, halo%elements, what, 'local_points * chunk', where)
       if (code /= HYMPI_SUCCESS) return
     end do
     code = run_phase(halo, phase, fields%ptr)

@@ -1,4 +1,5 @@
-! The patterns of the hympi module: from CSR neighbour lists or from owners, their
+! The patterns of the hympi module: from CSR neighbour lists (one array or separate send
+! and receive arrays) or from owners, their
 ! neighbour lists read back, and the local ordering. Local point ids are 1-based here and
 ! 0-based in the C API: converted on the way in and out (copies made at set-up only).
 submodule (hympi_core) hympi_core_pattern
@@ -8,10 +9,9 @@ contains
 
   ! HYMPI_SUCCESS when offsets(1 .. neighbors + 1) are CSR offsets into `ids` entries
   ! (1-based, nondecreasing, the last one past the end).
-  integer function check_offsets(name, offsets, ids, neighbors) result(code)
-    character(*), intent(in) :: name
+  integer function check_offsets(where, name, offsets, ids, neighbors) result(code)
+    character(*), intent(in) :: where, name
     integer, intent(in) :: offsets(:), ids, neighbors
-    character(*), parameter :: where = 'hympi_pattern_from_lists: '
     integer :: n
     code = HYMPI_SUCCESS
     if (size(offsets) /= neighbors + 1) then
@@ -35,17 +35,25 @@ contains
     end if
   end function check_offsets
 
-  module procedure hympi_pattern_from_lists
+  ! from_lists (apart: from_lists_apart, recv_points used) from CSR lists with 1-based ids.
+  integer function from_csr(context, points, recv_points, apart, nbr_ranks, send_ptr, send_ids, recv_ptr, recv_ids, &
+                            pattern, chunk, datatype) result(code)
+    type(hympi_context), intent(in) :: context
+    integer, intent(in) :: points, recv_points
+    logical, intent(in) :: apart
+    integer, intent(in) :: nbr_ranks(:), send_ptr(:), send_ids(:), recv_ptr(:), recv_ids(:)
+    type(hympi_pattern), intent(out) :: pattern
+    integer, intent(in), optional :: chunk, datatype
     type(c_hympi_neighbor_lists), allocatable :: lists(:)
     integer(c_int), allocatable, target :: send0(:), recv0(:)
-    integer :: n, neighbors, code
+    integer :: n, neighbors
+    character(:), allocatable :: where
     neighbors = size(nbr_ranks)
-    code = check_offsets('send', send_ptr, size(send_ids), neighbors)
-    if (code == HYMPI_SUCCESS) code = check_offsets('recv', recv_ptr, size(recv_ids), neighbors)
-    if (code /= HYMPI_SUCCESS) then
-      call finish(code, ierr)
-      return
-    end if
+    where = 'hympi_pattern_from_lists: '
+    if (apart) where = 'hympi_pattern_from_lists_apart: '
+    code = check_offsets(where, 'send', send_ptr, size(send_ids), neighbors)
+    if (code == HYMPI_SUCCESS) code = check_offsets(where, 'recv', recv_ptr, size(recv_ids), neighbors)
+    if (code /= HYMPI_SUCCESS) return
     send0 = send_ids - 1
     recv0 = recv_ids - 1
     allocate (lists(neighbors))
@@ -58,10 +66,25 @@ contains
       lists(n)%recv = c_null_ptr
       if (lists(n)%recv_count > 0) lists(n)%recv = c_loc(recv0(recv_ptr(n)))
     end do
-    code = c_code(c_hympi_pattern_from_lists(context%ptr, int(local_points, c_int), int(neighbors, c_int), lists, &
-                                             value_or(chunk, 1), value_or(datatype, HYMPI_FLOAT64), pattern%ptr))
-    call finish(code, ierr)
+    if (apart) then
+      code = c_code(c_hympi_pattern_from_lists_apart(context%ptr, int(points, c_int), int(recv_points, c_int), &
+                                                     int(neighbors, c_int), lists, value_or(chunk, 1), &
+                                                     value_or(datatype, HYMPI_FLOAT64), pattern%ptr))
+    else
+      code = c_code(c_hympi_pattern_from_lists(context%ptr, int(points, c_int), int(neighbors, c_int), lists, &
+                                               value_or(chunk, 1), value_or(datatype, HYMPI_FLOAT64), pattern%ptr))
+    end if
+  end function from_csr
+
+  module procedure hympi_pattern_from_lists
+    call finish(from_csr(context, local_points, local_points, .false., nbr_ranks, send_ptr, send_ids, recv_ptr, &
+                         recv_ids, pattern, chunk, datatype), ierr)
   end procedure hympi_pattern_from_lists
+
+  module procedure hympi_pattern_from_lists_apart
+    call finish(from_csr(context, send_points, recv_points, .true., nbr_ranks, send_ptr, send_ids, recv_ptr, &
+                         recv_ids, pattern, chunk, datatype), ierr)
+  end procedure hympi_pattern_from_lists_apart
 
   module procedure pattern_from_owners_i8
     integer :: code
@@ -97,6 +120,18 @@ contains
     end if
     call finish(code, ierr)
   end procedure hympi_pattern_info
+
+  module procedure hympi_pattern_points
+    integer(c_int) :: c_send_points, c_recv_points, c_apart
+    integer :: code
+    code = c_code(c_hympi_pattern_points(pattern%ptr, c_send_points, c_recv_points, c_apart))
+    if (code == HYMPI_SUCCESS) then
+      if (present(send_points)) send_points = c_send_points
+      if (present(recv_points)) recv_points = c_recv_points
+      if (present(apart)) apart = c_apart /= 0
+    end if
+    call finish(code, ierr)
+  end procedure hympi_pattern_points
 
   ! The 1-based copy of `count` 0-based ids at `at` (NULL when count is 0).
   function one_based(at, count) result(ids)

@@ -76,7 +76,7 @@ class AggregatedExchange final : public Exchange {
 
   HaloStats stats() const override { return stats_; }
 
-  void begin(Vectors vectors) override {
+  void begin(Arrays arrays) override {
     const uint64_t k = ++k_;
     // Receive regions: free once every reader unpacked call k-1.
     std::size_t r = 0;
@@ -90,7 +90,7 @@ class AggregatedExchange final : public Exchange {
       if (!g.mine.empty()) {
         wait_progressing(notice(g, self_), k - 1, site("ghost update (aggregated): the previous send of a region", world(g.owner)));
         std::byte* region = region_.peers[std::size_t(g.owner)] + g.region_at;
-        for (auto [plan, offset] : g.mine) plan->pack_fields(vectors, region + offset);
+        for (auto [plan, offset] : g.mine) plan->pack_fields(arrays.send, region + offset);
         counter(g).seq.fetch_add(1, Orders::publish);  // release: my part is written before the owner sends
         core::wake_sleepers<Orders>(counter(g));
       }
@@ -103,7 +103,7 @@ class AggregatedExchange final : public Exchange {
       }
   }
 
-  void end(Vectors vectors) override {
+  void end(Arrays arrays) override {
     const uint64_t k = k_;
     std::size_t r = 0;
     for (Region& g : recv_)
@@ -115,7 +115,7 @@ class AggregatedExchange final : public Exchange {
       if (!g.mine.empty()) {
         wait_progressing(notice(g, self_), k, site("ghost update (aggregated): arrival of a node-pair message", world(g.owner)));
         const std::byte* region = region_.peers[std::size_t(g.owner)] + g.region_at;
-        for (auto [plan, offset] : g.mine) plan->unpack_fields(region + offset, vectors);
+        for (auto [plan, offset] : g.mine) plan->unpack_fields(region + offset, arrays.recv);
         if (!deferred_release_) done_reading(g);
       }
     std::size_t s = 0;

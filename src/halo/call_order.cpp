@@ -20,6 +20,8 @@ struct Rule {
 constexpr Rule kRules[] = {
     {HaloCall::begin, "begin(vectors)", HaloMode::vectors, bit(Phase::idle), Phase::in_flight},
     {HaloCall::end, "end(vectors)", HaloMode::vectors, bit(Phase::in_flight), Phase::idle},
+    {HaloCall::begin_apart, "begin(send, recv)", HaloMode::vectors, bit(Phase::idle), Phase::in_flight_apart},
+    {HaloCall::end_apart, "end(send, recv)", HaloMode::vectors, bit(Phase::in_flight_apart), Phase::idle},
     {HaloCall::acquire, "acquire()", HaloMode::buffers, bit(Phase::idle) | bit(Phase::received), Phase::filling},
     {HaloCall::begin_buffers, "begin_buffers()", HaloMode::buffers, bit(Phase::filling), Phase::in_flight},
     {HaloCall::end_buffers, "end_buffers()", HaloMode::buffers, bit(Phase::in_flight), Phase::received},
@@ -46,14 +48,20 @@ void CallOrder::check(HaloCall call) const {
                 (r.mode == HaloMode::buffers ? "HaloMode::buffers (zero-copy)" : "HaloMode::vectors") +
                 "; this one uses " +
                 (mode_ == HaloMode::buffers ? "its buffers: call acquire, begin_buffers, end_buffers"
-                                            : "vectors: call begin/end(v)"));
+                                            : "vectors: call begin/end(v) or begin/end(send, recv)"));
   if (r.from & bit(phase_)) return;
   if (mode_ == HaloMode::buffers)
     throw Error(what + " out of order: one update is acquire(), writes to send_buffer, "
                 "begin_buffers(), end_buffers(), reads of recv_buffer");
-  throw Error(what + " out of order: " +
-              (phase_ == Phase::in_flight ? "an update is in flight: call end(v) before the next begin(v) or update(v)"
-                                          : "no update is in flight: call begin(v) before end(v)"));
+  const bool ending = call == HaloCall::end || call == HaloCall::end_apart;
+  const char* form = call == HaloCall::begin || call == HaloCall::end ? "(v)" : "(send, recv)";
+  const char* began = phase_ == Phase::in_flight ? "(v)" : "(send, recv)";
+  if (phase_ == Phase::idle)
+    throw Error(what + " out of order: no update is in flight: call begin" + form + " before end" + form);
+  if (ending)
+    throw Error(what + " out of order: the update in flight began with begin" + began + ": end it with end" + began);
+  throw Error(what + " out of order: an update is in flight: call end" + began + " before the next begin" + form +
+              " or update" + form);
 }
 
 CallOrder::Phase CallOrder::next(HaloCall call) { return rule(call).to; }

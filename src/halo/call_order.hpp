@@ -1,5 +1,7 @@
-// The order of a Halo's calls on one rank, as a state machine. Vectors:
+// The order of a Halo's calls on one rank, as a state machine. Vectors, in one array or
+// in separate send and receive arrays (an update ends in the form it began):
 //   idle -> begin(v) -> in_flight -> end(v) -> idle
+//   idle -> begin(send, recv) -> in_flight_apart -> end(send, recv) -> idle
 // Zero-copy buffers:
 //   idle | received -> acquire() -> filling (send_buffer) -> begin_buffers() -> in_flight
 //   -> end_buffers() -> received (recv_buffer) -> acquire() ...
@@ -13,11 +15,13 @@
 
 namespace hympi::halo {
 
-enum class HaloCall : uint8_t { begin, end, acquire, begin_buffers, end_buffers, send_buffer, recv_buffer };
+enum class HaloCall : uint8_t {
+  begin, end, begin_apart, end_apart, acquire, begin_buffers, end_buffers, send_buffer, recv_buffer
+};
 
 class CallOrder {
  public:
-  enum class Phase : uint8_t { idle, filling, in_flight, received };
+  enum class Phase : uint8_t { idle, filling, in_flight, in_flight_apart, received };
 
   explicit CallOrder(HaloMode mode) : mode_(mode) {}
 
@@ -31,7 +35,7 @@ class CallOrder {
     phase_ = next(call);
   }
   /// Between begin and end: the neighbours may be waiting for this rank's update.
-  bool in_flight() const { return phase_ == Phase::in_flight; }
+  bool in_flight() const { return phase_ == Phase::in_flight || phase_ == Phase::in_flight_apart; }
 
  private:
   static Phase next(HaloCall call);

@@ -2,15 +2,15 @@
 
 namespace hympi::halo {
 
-void PeerPlan::pack_fields(Vectors vectors, std::byte* buffer) const {
-  for (void* v : vectors) {
+void PeerPlan::pack_fields(std::span<const void* const> send, std::byte* buffer) const {
+  for (const void* v : send) {
     pack.run(static_cast<const std::byte*>(v), buffer);
     buffer += pack.bytes();
   }
 }
 
-void PeerPlan::unpack_fields(const std::byte* buffer, Vectors vectors) const {
-  for (void* v : vectors) {
+void PeerPlan::unpack_fields(const std::byte* buffer, std::span<void* const> recv) const {
+  for (void* v : recv) {
     unpack.run(buffer, static_cast<std::byte*>(v));
     buffer += unpack.bytes();
   }

@@ -20,7 +20,13 @@
 
 namespace hympi::halo {
 
-using Vectors = std::span<void* const>;
+/// The arrays of one update, one pointer per field: each part packs the points it sends
+/// from `send` and unpacks the points it receives into `recv`. The one-array form passes
+/// the same pointers as both; zero-copy updates pass none.
+struct Arrays {
+  std::span<const void* const> send;
+  std::span<void* const> recv;
+};
 
 /// What every part is made from. Making a part is collective on the Halo's communicator
 /// (MPI parts) or on the node (shared-memory parts).
@@ -44,12 +50,12 @@ struct MessageBuffers {
 class Exchange {
  public:
   virtual ~Exchange() = default;
-  virtual void begin(Vectors vectors) = 0;
-  virtual void end(Vectors vectors) = 0;
+  virtual void begin(Arrays arrays) = 0;
+  virtual void end(Arrays arrays) = 0;
   /// The messages this part sends per update (deterministic: from the plans).
   virtual HaloStats stats() const = 0;
 
-  // Zero-copy (a Halo in buffer mode): begin/end get no vectors, so nothing is packed or
+  // Zero-copy (a Halo in buffer mode): begin/end get no arrays, so nothing is packed or
   // unpacked; the user writes send buffers after wait_sendable() and reads receive buffers
   // until release_received(), to which the end of the reads of call k is deferred.
   void defer_release() { deferred_release_ = true; }
@@ -68,12 +74,12 @@ struct PeerPlan {
   int rank = -1;       // world rank
   int node_rank = -1;  // -1: another node
   std::size_t index = 0;  // in Pattern::Data::neighbors
-  CopyPlan pack, unpack;  // one field: my vector <-> a packed buffer
+  CopyPlan pack, unpack;  // one field: my send array -> a packed buffer -> my receive array
 
   std::size_t send_bytes(int fields) const { return pack.bytes() * std::size_t(fields); }
   std::size_t recv_bytes(int fields) const { return unpack.bytes() * std::size_t(fields); }
-  void pack_fields(Vectors vectors, std::byte* buffer) const;
-  void unpack_fields(const std::byte* buffer, Vectors vectors) const;
+  void pack_fields(std::span<const void* const> send, std::byte* buffer) const;
+  void unpack_fields(const std::byte* buffer, std::span<void* const> recv) const;
 };
 
 enum class Where { intranode, internode, everywhere };

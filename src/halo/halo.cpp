@@ -41,6 +41,16 @@ struct Halo::Impl {
     if (mode == HaloMode::buffers) parts.defer_release();
   }
 
+  /// begin or end, in one array (send == recv) or in two.
+  void run(HaloCall call, halo::Arrays arrays) {
+    const bool one_array = call == HaloCall::begin || call == HaloCall::end;
+    const bool beginning = call == HaloCall::begin || call == HaloCall::begin_apart;
+    order.run(call, [&] {
+      halo::check_arrays(arrays, one_array, strategy, parts);
+      beginning ? parts.begin(arrays) : parts.end(arrays);
+    });
+  }
+
   ~Impl() {
     if (order.in_flight() && std::uncaught_exceptions() == 0)
       std::fprintf(stderr, "hympi: warning: rank %d destroys a Halo between begin() and end(); its neighbours "
@@ -59,18 +69,13 @@ std::span<const HaloTrial> Halo::trials() const { return impl_->trials; }
 int Halo::fields() const { return impl_->fields; }
 const HaloStats& Halo::stats() const { return impl_->parts.stats(); }
 
-void Halo::begin(std::span<void* const> vectors) {
-  impl_->order.run(HaloCall::begin, [&] {
-    halo::check_vectors(vectors, impl_->strategy, impl_->parts);
-    impl_->parts.begin(vectors);
-  });
+void Halo::begin(std::span<void* const> vectors) { impl_->run(HaloCall::begin, {vectors, vectors}); }
+void Halo::end(std::span<void* const> vectors) { impl_->run(HaloCall::end, {vectors, vectors}); }
+void Halo::begin(std::span<const void* const> send, std::span<void* const> recv) {
+  impl_->run(HaloCall::begin_apart, {send, recv});
 }
-
-void Halo::end(std::span<void* const> vectors) {
-  impl_->order.run(HaloCall::end, [&] {
-    halo::check_vectors(vectors, impl_->strategy, impl_->parts);
-    impl_->parts.end(vectors);
-  });
+void Halo::end(std::span<const void* const> send, std::span<void* const> recv) {
+  impl_->run(HaloCall::end_apart, {send, recv});
 }
 
 void Halo::acquire() {

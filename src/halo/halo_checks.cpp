@@ -48,15 +48,22 @@ Strategy check_setup(const Pattern::Data& pattern, Strategy strategy, int fields
   return strategy;
 }
 
-void check_vectors(std::span<void* const> vectors, Strategy strategy, const HaloParts& parts) {
-  if (vectors.size() != std::size_t(parts.fields()))
-    throw Error("hympi: Halo was set up for " + std::to_string(parts.fields()) + " field(s), got " +
-                std::to_string(vectors.size()));
-  if (!info(strategy).private_vectors)
-    for (std::size_t f = 0; f < vectors.size(); ++f)
-      if (vectors[f] != parts.shared_field(f))
-        throw Error(std::string("hympi: Halo(") + name_of(strategy) + ") moves the vectors of Halo::shared_field(); field " +
-                    std::to_string(f) + " is another array");
+void check_arrays(Arrays arrays, bool one_array, Strategy strategy, const HaloParts& parts) {
+  if (one_array && parts.pattern().apart)
+    throw Error("hympi: Halo: the pattern has separate send and receive arrays (Pattern::from_lists_apart): "
+                "call begin/end/update(send, recv)");
+  const std::size_t fields = std::size_t(parts.fields());
+  if (arrays.send.size() != fields || arrays.recv.size() != fields)
+    throw Error("hympi: Halo was set up for " + std::to_string(fields) + " field(s), got " +
+                (one_array ? std::to_string(arrays.recv.size())
+                           : std::to_string(arrays.send.size()) + " send and " + std::to_string(arrays.recv.size()) +
+                                 " receive array(s)"));
+  // An empty shared field has no memory to share: any (empty) array stands for it.
+  if (!info(strategy).private_vectors && parts.pattern().send_points > 0)
+    for (std::size_t f = 0; f < fields; ++f)
+      if (arrays.send[f] != parts.shared_field(f))
+        throw Error(std::string("hympi: Halo(") + name_of(strategy) + ") moves the vectors of Halo::shared_field(); " +
+                    (one_array ? "field " : "the send array of field ") + std::to_string(f) + " is another array");
 }
 
 void check_type(Datatype pattern, Datatype passed) {

@@ -15,9 +15,10 @@ namespace hympi::halo {
 /// bad one throws on every rank). Returns `strategy`.
 Strategy check_setup(const Pattern::Data& pattern, Strategy strategy, int fields, HaloMode mode);
 
-/// The vectors of begin/end: one per field, and the shared fields themselves where the
-/// strategy moves no private vectors.
-void check_vectors(std::span<void* const> vectors, Strategy strategy, const HaloParts& parts);
+/// The arrays of begin/end: one send and one receive array per field, the send arrays the
+/// shared fields themselves where the strategy moves no private vectors, and the one-array
+/// form (`one_array`: send and receive arrays the same) only for a pattern of one array.
+void check_arrays(Arrays arrays, bool one_array, Strategy strategy, const HaloParts& parts);
 
 /// The element type of the vectors or buffers the user passes.
 void check_type(Datatype pattern, Datatype passed);

@@ -26,7 +26,7 @@ void HaloParts::build(Strategy strategy) {
   arena_ = std::make_unique<mpi::SharedArena>(topo.node(), kSlabBytes);
   if (!info(strategy).private_vectors)
     for (int f = 0; f < fields_; ++f)
-      vectors_.push_back(arena_->allocate(std::size_t(pattern_.local_points) * pattern_.point_bytes, 4096));
+      vectors_.push_back(arena_->allocate(std::size_t(pattern_.send_points) * pattern_.point_bytes, 4096));
   const ExchangeSetup setup{pattern_, topo, comm_, *arena_, vectors_, detail::ContextAccess::wait(context),
                             context.options().orders, fields_};
   parts_ = info(strategy).make(setup);
@@ -34,17 +34,17 @@ void HaloParts::build(Strategy strategy) {
   for (const auto& part : parts_) add_stats(stats_, part->stats());
 }
 
-void HaloParts::begin(Vectors vectors) {
-  for (auto& part : parts_) part->begin(vectors);
+void HaloParts::begin(Arrays arrays) {
+  for (auto& part : parts_) part->begin(arrays);
 }
 
-void HaloParts::end(Vectors vectors) {
-  for (auto it = parts_.rbegin(); it != parts_.rend(); ++it) (*it)->end(vectors);
+void HaloParts::end(Arrays arrays) {
+  for (auto it = parts_.rbegin(); it != parts_.rend(); ++it) (*it)->end(arrays);
 }
 
-void HaloParts::update(Vectors vectors) {
-  begin(vectors);
-  end(vectors);
+void HaloParts::update(Arrays arrays) {
+  begin(arrays);
+  end(arrays);
 }
 
 void HaloParts::defer_release() {

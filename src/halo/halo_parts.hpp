@@ -33,9 +33,9 @@ class HaloParts {
   int fields() const { return fields_; }
   const HaloStats& stats() const { return stats_; }
 
-  void begin(Vectors vectors);
-  void end(Vectors vectors);
-  void update(Vectors vectors);
+  void begin(Arrays arrays);
+  void end(Arrays arrays);
+  void update(Arrays arrays);
 
   // Zero-copy: see Exchange.
   void defer_release();
@@ -45,7 +45,7 @@ class HaloParts {
   /// The buffers of the neighbour at `index` in Pattern::Data::neighbors, from the part that moves it.
   std::optional<MessageBuffers> buffers(std::size_t index);
 
-  /// Field f's shared vector (strategies without private vectors), this rank's.
+  /// Field f's shared vector (strategies without private vectors; the send array), this rank's.
   std::byte* shared_field(std::size_t f) const { return vectors_[f].local; }
 
  private:

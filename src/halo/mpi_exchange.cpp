@@ -62,18 +62,18 @@ class MpiExchange final : public Exchange {
     for (MPI_Request& r : send_requests_) MPI_Request_free(&r);
   }
 
-  void begin(Vectors vectors) override {
+  void begin(Arrays arrays) override {
     if (!recv_requests_.empty())
       mpi::check(MPI_Startall(int(recv_requests_.size()), recv_requests_.data()), "MPI_Startall (receives)");
-    for (std::size_t i = 0; i < peers_.size(); ++i) peers_[i].pack_fields(vectors, send_buffer_.data() + send_at_[i]);
+    for (std::size_t i = 0; i < peers_.size(); ++i) peers_[i].pack_fields(arrays.send, send_buffer_.data() + send_at_[i]);
     if (!send_requests_.empty())
       mpi::check(MPI_Startall(int(send_requests_.size()), send_requests_.data()), "MPI_Startall (sends)");
   }
 
-  void end(Vectors vectors) override {
+  void end(Arrays arrays) override {
     mpi::wait_all(recv_requests_, wait_, {receive_site_.c_str(), world_rank_, first_from_});
     for (std::size_t i = 0; i < peers_.size(); ++i)
-      peers_[i].unpack_fields(recv_buffer_.data() + recv_at_[i], vectors);
+      peers_[i].unpack_fields(recv_buffer_.data() + recv_at_[i], arrays.recv);
     mpi::wait_all(send_requests_, wait_, {send_site_.c_str(), world_rank_, first_to_});
   }
 

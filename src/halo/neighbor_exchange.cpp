@@ -46,9 +46,9 @@ class NeighborExchange final : public Exchange {
 
   HaloStats stats() const override { return peer_stats(peers_, fields_); }
 
-  void begin(Vectors vectors) override {
+  void begin(Arrays arrays) override {
     for (std::size_t i = 0; i < peers_.size(); ++i)
-      peers_[i].pack_fields(vectors, send_buffer_.data() + send_displs_[i]);
+      peers_[i].pack_fields(arrays.send, send_buffer_.data() + send_displs_[i]);
 #if MPI_VERSION >= 4
     mpi::check(MPI_Start(&request_), "MPI_Start (neighbour alltoallv)");
 #else
@@ -59,10 +59,10 @@ class NeighborExchange final : public Exchange {
 #endif
   }
 
-  void end(Vectors vectors) override {
+  void end(Arrays arrays) override {
     mpi::wait_all({&request_, 1}, wait_, {"ghost update: MPI_Neighbor_alltoallv", world_rank_, -1});
     for (std::size_t i = 0; i < peers_.size(); ++i)
-      peers_[i].unpack_fields(recv_buffer_.data() + recv_displs_[i], vectors);
+      peers_[i].unpack_fields(recv_buffer_.data() + recv_displs_[i], arrays.recv);
   }
 
  private:

@@ -1,5 +1,5 @@
 // hympi::order_local_ids: the local ordering of halo/local_order.hpp, and the pattern
-// renumbered with it (collective: validated again).
+// renumbered with it (collective: validated again). For patterns of one array.
 #include "halo/local_order.hpp"
 #include "halo/pattern_data.hpp"
 
@@ -7,10 +7,13 @@ namespace hympi {
 
 LocalOrdering order_local_ids(const Pattern& pattern) {
   const Pattern::Data& d = pattern.data();
+  if (d.apart)  // the same on every rank (agreed at construction): thrown everywhere
+    throw Error("hympi: order_local_ids renumbers the one array of a pattern from from_lists or from_owners; "
+                "this one has separate send and receive arrays (from_lists_apart)");
   std::vector<halo::NeighborIds> lists;
   for (std::size_t i = 0; i < d.neighbors.size(); ++i)
     lists.push_back({d.neighbors[i].send, d.neighbors[i].recv, d.intranode(i)});
-  halo::PointOrder order = halo::order_points(d.local_points, lists);
+  halo::PointOrder order = halo::order_points(d.recv_points, lists);
 
   std::vector<NeighborLists> renumbered = d.neighbors;
   for (NeighborLists& n : renumbered) {
@@ -18,7 +21,7 @@ LocalOrdering order_local_ids(const Pattern& pattern) {
     for (int& id : n.recv) id = order.new_id[std::size_t(id)];
   }
   return {std::move(order.new_id), order.inner, order.boundary, order.ghosts,
-          Pattern::from_lists(*d.context, d.local_points, std::move(renumbered), d.chunk, d.type)};
+          Pattern::from_lists(*d.context, d.recv_points, std::move(renumbered), d.chunk, d.type)};
 }
 
 }  // namespace hympi

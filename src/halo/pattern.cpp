@@ -1,6 +1,8 @@
 // Pattern construction and its collective validation (docs/design.md, rule 7: bad input
 // is an error on every rank, never a hang): local checks, then one all-to-all of counts
-// so each receiver compares what its senders will send with what it expects.
+// so each receiver compares what its senders will send with what it expects. One array
+// (from_lists, from_owners) or separate send and receive arrays (from_lists_apart): the
+// same construction, where one array adds "a ghost is not sent on".
 #include <mpi.h>
 
 #include <algorithm>
@@ -21,11 +23,20 @@ using std::to_string;
 
 std::string where(int rank) { return "hympi: Pattern: rank " + to_string(rank) + ": "; }
 
+/// " outside 0..points-1 (array points)" for an id out of range, else "".
+std::string out_of_range(int id, int points, const char* array) {
+  if (id >= 0 && id < points) return "";
+  return ", outside 0.." + to_string(points - 1) + " (" + array + " " + to_string(points) + ")";
+}
+
 /// The first problem in this rank's own lists, or "".
 std::string check_local(const Pattern::Data& d, int self, int size) {
   if (d.chunk < 1) return where(self) + "chunk is " + to_string(d.chunk) + "; it must be >= 1";
-  if (d.local_points < 0) return where(self) + "local_points is negative";
-  std::vector<int> received_from(std::size_t(d.local_points), -1), sent_to(std::size_t(d.local_points), -1);
+  if (d.send_points < 0 || d.recv_points < 0)
+    return where(self) + (d.apart ? "send_points or recv_points is negative" : "local_points is negative");
+  const char* send_array = d.apart ? "send_points" : "local_points";
+  const char* recv_array = d.apart ? "recv_points" : "local_points";
+  std::vector<int> received_from(std::size_t(d.recv_points), -1), sent_to(std::size_t(d.send_points), -1);
   for (std::size_t i = 0; i < d.neighbors.size(); ++i) {
     const NeighborLists& n = d.neighbors[i];
     if (n.rank < 0 || n.rank >= size)
@@ -35,15 +46,13 @@ std::string check_local(const Pattern::Data& d, int self, int size) {
     if (i > 0 && d.neighbors[i - 1].rank == n.rank)
       return where(self) + "lists neighbour " + to_string(n.rank) + " twice";
     for (int id : n.send) {
-      if (id < 0 || id >= d.local_points)
-        return where(self) + "sends local id " + to_string(id) + " to rank " + to_string(n.rank) +
-               ", outside 0.." + to_string(d.local_points - 1) + " (local_points " + to_string(d.local_points) + ")";
+      if (std::string e = out_of_range(id, d.send_points, send_array); !e.empty())
+        return where(self) + "sends local id " + to_string(id) + " to rank " + to_string(n.rank) + e;
       sent_to[std::size_t(id)] = n.rank;
     }
     for (int id : n.recv) {
-      if (id < 0 || id >= d.local_points)
-        return where(self) + "receives from rank " + to_string(n.rank) + " into local id " + to_string(id) +
-               ", outside 0.." + to_string(d.local_points - 1) + " (local_points " + to_string(d.local_points) + ")";
+      if (std::string e = out_of_range(id, d.recv_points, recv_array); !e.empty())
+        return where(self) + "receives from rank " + to_string(n.rank) + " into local id " + to_string(id) + e;
       int& from = received_from[std::size_t(id)];
       if (from >= 0)
         return where(self) + "ghost " + to_string(id) + " is received twice (from rank " + to_string(from) +
@@ -51,19 +60,25 @@ std::string check_local(const Pattern::Data& d, int self, int size) {
       from = n.rank;
     }
   }
-  for (int id = 0; id < d.local_points; ++id)
-    if (received_from[std::size_t(id)] >= 0 && sent_to[std::size_t(id)] >= 0)
-      return where(self) + "local id " + to_string(id) + " is a ghost (from rank " +
-             to_string(received_from[std::size_t(id)]) + ") and is also sent (to rank " +
-             to_string(sent_to[std::size_t(id)]) + "); a ghost cannot be sent on";
+  if (!d.apart)  // one array: a point its neighbours read must not be written by a receive
+    for (int id = 0; id < d.recv_points; ++id)
+      if (received_from[std::size_t(id)] >= 0 && sent_to[std::size_t(id)] >= 0)
+        return where(self) + "local id " + to_string(id) + " is a ghost (from rank " +
+               to_string(received_from[std::size_t(id)]) + ") and is also sent (to rank " +
+               to_string(sent_to[std::size_t(id)]) + "); a ghost cannot be sent on";
   return "";
 }
 
-/// Chunk and type must be the same on every rank (the set-up's first collective call).
-void agree_on_data(MPI_Comm comm, int chunk, Datatype type) {
+std::string show_arrays(int64_t apart) {
+  return apart ? "separate send and receive arrays (from_lists_apart)" : "one array (from_lists, from_owners)";
+}
+
+/// Chunk, type and arrays must be the same on every rank (the set-up's first collective call).
+void agree_on_data(MPI_Comm comm, int chunk, Datatype type, bool apart) {
   mpi::agree_on_setup(comm, "Pattern",
                       {{"chunk", chunk},
-                       {"element type", int64_t(type), &core::show_name<Datatype>}});
+                       {"element type", int64_t(type), &core::show_name<Datatype>},
+                       {"arrays", int64_t(apart), &show_arrays}});
 }
 
 /// The same number on every rank for one validated pattern, different (but for hash
@@ -72,7 +87,9 @@ uint64_t fingerprint(const Pattern::Data& d, MPI_Comm comm, int self) {
   uint64_t h = 1469598103934665603ull;
   auto mix = [&h](int64_t v) { h = (h ^ uint64_t(v)) * 1099511628211ull; };
   mix(self);
-  mix(d.local_points);
+  mix(d.apart);
+  mix(d.send_points);
+  mix(d.recv_points);
   for (const NeighborLists& n : d.neighbors) {
     mix(n.rank);
     mix(int64_t(n.send.size()));
@@ -107,14 +124,26 @@ std::string check_counts(const Pattern::Data& d, MPI_Comm comm, int self, int si
 
 Pattern Pattern::from_lists(Context& context, int local_points, std::vector<NeighborLists> neighbors,
                             int chunk, Datatype type) {
+  return make(context, local_points, local_points, false, std::move(neighbors), chunk, type);
+}
+
+Pattern Pattern::from_lists_apart(Context& context, int send_points, int recv_points,
+                                  std::vector<NeighborLists> neighbors, int chunk, Datatype type) {
+  return make(context, send_points, recv_points, true, std::move(neighbors), chunk, type);
+}
+
+Pattern Pattern::make(Context& context, int send_points, int recv_points, bool apart,
+                      std::vector<NeighborLists> neighbors, int chunk, Datatype type) {
   const Topology& topo = context.topology();
   MPI_Comm comm = topo.world();
   const int self = topo.world_rank(), size = topo.world_size();
-  agree_on_data(comm, chunk, type);
+  agree_on_data(comm, chunk, type, apart);
 
   auto d = std::make_shared<Data>();
   d->context = &context;
-  d->local_points = local_points;
+  d->send_points = send_points;
+  d->recv_points = recv_points;
+  d->apart = apart;
   d->chunk = chunk;
   d->type = type;
   d->point_bytes = std::size_t(std::max(chunk, 0)) * size_of(type);
@@ -143,7 +172,7 @@ Pattern Pattern::from_owners(Context& context, std::span<const int64_t> global_i
   const Topology& topo = context.topology();
   MPI_Comm comm = topo.world();
   const int self = topo.world_rank(), size = topo.world_size();
-  agree_on_data(comm, chunk, type);
+  agree_on_data(comm, chunk, type, false);
   std::string error;
   if (global_ids.size() != owners.size())
     error = where(self) + "from_owners got " + to_string(global_ids.size()) + " global ids but " +
@@ -191,7 +220,15 @@ Pattern Pattern::from_owners(Context& context, std::span<const int64_t> global_i
 }
 
 Context& Pattern::context() const { return *data_->context; }
-int Pattern::local_points() const { return data_->local_points; }
+int Pattern::local_points() const {
+  if (data_->apart)
+    throw Error("hympi: Pattern::local_points(): this pattern has separate send and receive arrays "
+                "(from_lists_apart): use send_points() and recv_points()");
+  return data_->recv_points;
+}
+int Pattern::send_points() const { return data_->send_points; }
+int Pattern::recv_points() const { return data_->recv_points; }
+bool Pattern::apart() const { return data_->apart; }
 int Pattern::chunk() const { return data_->chunk; }
 Datatype Pattern::type() const { return data_->type; }
 const std::vector<NeighborLists>& Pattern::neighbors() const { return data_->neighbors; }

@@ -1,4 +1,6 @@
 // What a validated Pattern holds: the lists, and where each neighbour is (same node or not).
+// One array (from_lists, from_owners): send_points == recv_points and `apart` is false;
+// separate arrays (from_lists_apart): send ids index send_points, recv ids recv_points.
 #pragma once
 
 #include <cstddef>
@@ -11,7 +13,8 @@ namespace hympi {
 
 struct Pattern::Data {
   Context* context = nullptr;
-  int local_points = 0;
+  int send_points = 0, recv_points = 0;
+  bool apart = false;
   int chunk = 1;
   Datatype type = Datatype::float64;
   std::size_t point_bytes = 0;               // chunk * size_of(type)

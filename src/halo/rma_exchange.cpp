@@ -71,11 +71,11 @@ class RmaExchange : public Exchange {
     if (wait_.timeout_s > 0) watchdog_.emplace(wait_.timeout_s, members_[std::size_t(self_)]);
   }
 
-  void store_all(Vectors vectors) {
-    for (Link& l : out_) l.peer->pack_fields(vectors, l.block);
+  void store_all(Arrays arrays) {
+    for (Link& l : out_) l.peer->pack_fields(arrays.send, l.block);
   }
-  void load_all(Vectors vectors) {
-    for (Link& l : in_) l.peer->unpack_fields(l.block, vectors);
+  void load_all(Arrays arrays) {
+    for (Link& l : in_) l.peer->unpack_fields(l.block, arrays.recv);
   }
 
   /// A blocking window call under the watchdog.
@@ -109,14 +109,14 @@ class FenceExchange final : public RmaExchange {
  public:
   FenceExchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup) : RmaExchange(std::move(peers), setup, false) {}
 
-  void begin(Vectors vectors) override {
+  void begin(Arrays arrays) override {
     blocking("ghost update: MPI_Win_fence (before the stores)", [&] { return MPI_Win_fence(0, data_->win()); });
-    store_all(vectors);
+    store_all(arrays);
   }
 
-  void end(Vectors vectors) override {
+  void end(Arrays arrays) override {
     blocking("ghost update: MPI_Win_fence (after the stores)", [&] { return MPI_Win_fence(0, data_->win()); });
-    load_all(vectors);
+    load_all(arrays);
   }
 };
 
@@ -134,15 +134,15 @@ class PscwExchange final : public RmaExchange {
     MPI_Group_free(&from_group_);
   }
 
-  void begin(Vectors vectors) override {
+  void begin(Arrays arrays) override {
     if (!in_.empty()) check(MPI_Win_post(from_group_, 0, data_->win()), "MPI_Win_post (ghost update)");
     if (!out_.empty()) {
       blocking("ghost update: MPI_Win_start", [&] { return MPI_Win_start(to_group_, 0, data_->win()); });
-      store_all(vectors);
+      store_all(arrays);
     }
   }
 
-  void end(Vectors vectors) override {
+  void end(Arrays arrays) override {
     if (!out_.empty()) blocking("ghost update: MPI_Win_complete", [&] { return MPI_Win_complete(data_->win()); });
     if (in_.empty()) return;
     int code = MPI_SUCCESS;
@@ -154,7 +154,7 @@ class PscwExchange final : public RmaExchange {
     core::poll_until(done, wait_, {"ghost update: MPI_Win_wait", members_[std::size_t(self_)], -1},
                      "an intranode sender never completed its access epoch");
     check(code, "MPI_Win_test (ghost update)");
-    load_all(vectors);
+    load_all(arrays);
   }
 
  private:
@@ -175,19 +175,19 @@ class LockExchange final : public RmaExchange {
     MPI_Win_unlock_all(data_->win());
   }
 
-  void begin(Vectors vectors) override {
+  void begin(Arrays arrays) override {
     ++k_;
     for (Link& l : out_) {
       wait_flag(l.ack, k_ - 1, "ghost update (rma_lock): acknowledgement from a receiver", *l.peer);
-      l.peer->pack_fields(vectors, l.block);
+      l.peer->pack_fields(arrays.send, l.block);
       raise_flag(l.ready);
     }
   }
 
-  void end(Vectors vectors) override {
+  void end(Arrays arrays) override {
     for (Link& l : in_) {
       wait_flag(l.ready, k_, "ghost update (rma_lock): data from a sender", *l.peer);
-      l.peer->unpack_fields(l.block, vectors);
+      l.peer->unpack_fields(l.block, arrays.recv);
       raise_flag(l.ack);
     }
   }

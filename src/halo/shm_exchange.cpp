@@ -146,19 +146,19 @@ class ShmExchange final : public LinkExchange<Orders> {
   static int depth(std::size_t bytes) { return bytes >= (512u << 10) ? 1 : 2; }
   ShmExchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup) : Base(std::move(peers), setup, depth, true) {}
 
-  void begin(Vectors vectors) override {
+  void begin(Arrays arrays) override {
     const uint64_t k = ++this->k_;
     for (OutLink& link : this->links_.out) {
       core::link_wait_slot_free<Orders>(link.ends, k, this->wait_,
                                         this->site("ghost update: acknowledgement from a receiver", *link.peer));
-      link.peer->pack_fields(vectors, link.slots + (k % link.ends.depth) * link.stride);
+      link.peer->pack_fields(arrays.send, link.slots + (k % link.ends.depth) * link.stride);
       core::link_post<Orders>(link.ends, k);
     }
   }
 
-  void end(Vectors vectors) override {
+  void end(Arrays arrays) override {
     const uint64_t k = this->k_;
-    this->receive_all(k, [&](InLink& link) { link.peer->unpack_fields(link.slots + (k % link.ends.depth) * link.stride, vectors); });
+    this->receive_all(k, [&](InLink& link) { link.peer->unpack_fields(link.slots + (k % link.ends.depth) * link.stride, arrays.recv); });
   }
 
   // Zero-copy: the slots themselves. Call k's slots are read until release_received();
@@ -218,18 +218,18 @@ class DirectExchange final : public LinkExchange<Orders> {
     }
   }
 
-  void begin(Vectors) override {  // the Halo checked that these are the shared fields
+  void begin(Arrays) override {  // the Halo checked that the send arrays are the shared fields
     const uint64_t k = ++this->k_;
     // The previous end() waited for every reader, so the vector may be published now.
     for (OutLink& link : this->links_.out) core::link_post<Orders>(link.ends, k);
   }
 
-  void end(Vectors vectors) override {
+  void end(Arrays arrays) override {
     const uint64_t k = this->k_;
     this->receive_all(k, [&](InLink& link) {
       const std::size_t i = std::size_t(&link - this->links_.in.data());
-      for (std::size_t f = 0; f < vectors.size(); ++f)
-        gathers_[i].run(vectors_[f].peers[std::size_t(link.peer->node_rank)], static_cast<std::byte*>(vectors[f]));
+      for (std::size_t f = 0; f < arrays.recv.size(); ++f)
+        gathers_[i].run(vectors_[f].peers[std::size_t(link.peer->node_rank)], static_cast<std::byte*>(arrays.recv[f]));
     });
     // Readers of my vector are done before the user overwrites what I send.
     for (OutLink& link : this->links_.out)

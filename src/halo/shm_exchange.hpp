@@ -7,9 +7,9 @@
 // it is two calls ahead; one slot for messages from 512 KiB, where cache footprint costs
 // more than the wait.
 //
-// shm_direct (one copy): the vectors live in shared memory (Halo::shared_field); begin()
-// publishes "my vector holds call k", the receiver gathers straight from the sender's
-// vector into its ghosts and acknowledges; the sender's end() waits for every reader's
+// shm_direct (one copy): the vectors (the send arrays, with separate arrays) live in shared
+// memory (Halo::shared_field); begin() publishes "my vector holds call k", the receiver
+// gathers straight from the sender's vector into its ghosts and acknowledges; the sender's end() waits for every reader's
 // acknowledgement, because after end() returns the user overwrites the points it sends.
 //
 // Link protocol and its invariants: core/halo_link.hpp. Channels and slots are

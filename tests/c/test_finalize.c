@@ -1,6 +1,7 @@
 /* C handles alive at MPI_Finalize: MPI_Finalize releases their objects, and freeing the
  * handles afterwards makes no MPI call (ctest fails on any MPI complaint about calls after
- * finalize, and on any "hympi:" message). argv[1] says what outlives MPI_Finalize:
+ * finalize, and on any "hympi:" message); any other call is refused then (HYMPI_ERR_USAGE).
+ * argv[1] says what outlives MPI_Finalize:
  *   after   every handle, freed after MPI_Finalize
  *   mixed   the halos and the grid freed before MPI_Finalize, the rest after
  *   never   every handle, never freed (the process just ends) */
@@ -60,6 +61,12 @@ int main(int argc, char** argv) {
     ok(hympi_grid_free(&grid), "hympi_grid_free");
   }
   MPI_Finalize();
+  /* Anything but a free is refused now, with no MPI call (the message is not printed: the
+   * test fails on "hympi:" and "after MPI_Finalize" in its output). */
+  if (hympi_allreduce(ctx, &x, &sum, 1, HYMPI_FLOAT64, HYMPI_SUM) != HYMPI_ERR_USAGE ||
+      hympi_halo_update(halo, 1, vectors) != HYMPI_ERR_USAGE ||
+      strstr(hympi_last_error_message(), "called after MPI_Finalize") == NULL)
+    ++g_failures;
   if (strcmp(mode, "never") != 0) {
     ok(hympi_halo_free(&direct), "hympi_halo_free");
     ok(hympi_pattern_free(&grid_pattern), "hympi_pattern_free");

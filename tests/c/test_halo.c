@@ -3,8 +3,8 @@
  * last: a pattern from lists (a line of ranks, two layers) and one from owners (a small
  * unstructured graph), the latter also renumbered by hympi_order_local_ids; every
  * strategy, by enum and by name, one to three fields, update and begin/end, shm_direct
- * through its shared fields, the zero-copy buffers mode, the statistics and automatic's
- * trials; many consecutive updates with data that changes. */
+ * through its shared fields, the zero-copy buffers mode, separate send and receive arrays,
+ * the statistics and automatic's trials; many consecutive updates with data that changes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -397,6 +397,84 @@ static void check_buffers(const Case* k, hympi_strategy strategy, int fields, lo
   CHECK_OK(hympi_halo_free(&halo));
 }
 
+/* Separate send and receive arrays (hympi_pattern_from_lists_apart): rank r sends points
+ * 0, last, 0 of its 4 + r % 2 points (one twice) to each ring neighbour, which stores them
+ * at every other slot of its receive array from the end; every other slot keeps -1. After
+ * every update each slot is checked; the one-array calls are refused on every rank. */
+static void check_apart(hympi_context ctx, hympi_strategy strategy, int fields, long updates) {
+  const int send_points = 4 + g_rank % 2;
+  int ring[2] = {(g_rank + g_size - 1) % g_size, (g_rank + 1) % g_size}, neighbors = 0;
+  int nbr[2];
+  for (int i = 0; i < 2; ++i)
+    if (ring[i] != g_rank && (neighbors == 0 || nbr[0] != ring[i])) nbr[neighbors++] = ring[i];
+  if (neighbors == 2 && nbr[0] > nbr[1]) { /* any order is accepted; keep it sorted */
+    const int t = nbr[0];
+    nbr[0] = nbr[1];
+    nbr[1] = t;
+  }
+  const int recv_points = 6 * neighbors + 1;
+  int send_ids[2][3], recv_ids[2][3];
+  int64_t from_global[6]; /* global id (rank * 8 + point) each received slot gets */
+  hympi_neighbor_lists lists[2];
+  for (int n = 0; n < neighbors; ++n) {
+    const int last_mine = send_points - 1, last_theirs = 4 + nbr[n] % 2 - 1;
+    const int theirs[3] = {0, last_theirs, 0};
+    send_ids[n][0] = send_ids[n][2] = 0;
+    send_ids[n][1] = last_mine;
+    for (int i = 0; i < 3; ++i) {
+      recv_ids[n][i] = recv_points - 2 - 2 * (3 * n + i);
+      from_global[3 * n + i] = nbr[n] * 8 + theirs[i];
+    }
+    lists[n] = (hympi_neighbor_lists){nbr[n], 3, send_ids[n], 3, recv_ids[n]};
+  }
+  hympi_pattern pattern = NULL;
+  CHECK_OK(hympi_pattern_from_lists_apart(ctx, send_points, recv_points, neighbors, lists, 1, HYMPI_INT64, &pattern));
+  if (!pattern) return;
+  int sends = -1, recvs = -1, apart = -1, points = 0, chunk = 0, count = 0;
+  hympi_datatype type = HYMPI_INT64;
+  CHECK_OK(hympi_pattern_points(pattern, &sends, &recvs, &apart));
+  CHECK(sends == send_points && recvs == recv_points && apart == 1);
+  CHECK_OK(hympi_pattern_info(pattern, &points, &chunk, &type, &count));
+  CHECK(points == -1 && chunk == 1 && type == HYMPI_INT64 && count == neighbors);
+  hympi_halo halo = NULL;
+  CHECK_OK(hympi_halo_create(pattern, strategy, fields, HYMPI_MODE_VECTORS, &halo));
+  if (halo) {
+    int64_t storage[2][5], recv[2][13];
+    const void* send[2];
+    void* recv_arrays[2] = {recv[0], recv[1]};
+    for (int f = 0; f < fields; ++f) {
+      send[f] = storage[f];
+      if (strategy == HYMPI_STRATEGY_SHM_DIRECT) CHECK_OK(hympi_halo_shared_field(halo, f, (void**)&send[f]));
+    }
+    CHECK_ERROR(hympi_halo_update(halo, fields, recv_arrays), HYMPI_ERR_USAGE, "separate send and receive");
+    for (long t = 0; t < updates; ++t) {
+      for (int f = 0; f < fields; ++f) {
+        for (int p = 0; p < send_points; ++p) ((int64_t*)send[f])[p] = value(g_rank * 8 + p, 0, f, t);
+        for (int p = 0; p < recv_points; ++p) recv[f][p] = -1;
+      }
+      if (t % 2) {
+        CHECK_OK(hympi_halo_begin_apart(halo, fields, send, recv_arrays));
+        CHECK_OK(hympi_halo_end_apart(halo, fields, send, recv_arrays));
+      } else {
+        CHECK_OK(hympi_halo_update_apart(halo, fields, send, recv_arrays));
+      }
+      int wrong = 0;
+      for (int f = 0; f < fields; ++f) {
+        for (int p = 0; p < recv_points; ++p) wrong |= p % 2 == 0 && recv[f][p] != -1; /* slots nobody fills */
+        for (int i = 0; i < 3 * neighbors; ++i) wrong |= recv[f][recv_points - 2 - 2 * i] != value(from_global[i], 0, f, t);
+      }
+      if (wrong) {
+        char detail[200];
+        snprintf(detail, sizeof detail, "%s, %d fields, update %ld", hympi_strategy_name(strategy), fields, t);
+        c_test_fail(__FILE__, __LINE__, "separate arrays: every slot holds what its sender wrote", detail);
+        break;
+      }
+    }
+    CHECK_OK(hympi_halo_free(&halo));
+  }
+  CHECK_OK(hympi_pattern_free(&pattern));
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   g_rank = c_test_rank();
@@ -426,6 +504,7 @@ int main(int argc, char** argv) {
   static const hympi_strategy zero_copy[] = {HYMPI_STRATEGY_SHM, HYMPI_STRATEGY_FLAT_MPI, HYMPI_STRATEGY_AGGREGATED,
                                              HYMPI_STRATEGY_AGGREGATED_ODM, HYMPI_STRATEGY_AUTOMATIC};
   for (int s = 0; s < 5; ++s) check_buffers(&cases[s % 2], zero_copy[s], 2 - s % 2, updates);
+  for (int s = HYMPI_STRATEGY_SHM; s <= HYMPI_STRATEGY_AUTOMATIC; ++s) check_apart(ctx, (hympi_strategy)s, 1 + s % 2, updates / 4);
   for (int i = 0; i < 3; ++i) free_case(&cases[i]);
   free(g_node_of);
   CHECK_OK(hympi_context_free(&ctx));

@@ -2,7 +2,8 @@
 ! update with fresh values checked against the exact ones: strategies by value and by
 ! name, split phase, two fields (one array's last dimension and a list of arrays), the
 ! four element types with chunks, patterns from owners, the local ordering, buffers mode,
-! shm_direct's shared field, stats against the pattern, and automatic's trials.
+! shm_direct's shared field, separate send and receive arrays, stats against the pattern,
+! and automatic's trials.
 program test_halo
   use, intrinsic :: iso_fortran_env, only: int32, int64, real32, real64
   use mpi_f08
@@ -39,6 +40,9 @@ program test_halo
   call buffers('shm')
   call buffers('aggregated')
   call shared_field()
+  call apart('shm', 1)
+  call apart('flat_mpi', 2)
+  call apart('aggregated', 2)
 
   call hympi_pattern_free(pattern)
   call hympi_context_free(ctx)
@@ -316,4 +320,46 @@ contains
     end do
     call hympi_halo_free(halo)
   end subroutine shared_field
+
+  ! Separate arrays: the owned points sent from send(n, fields), ghost g of the ring
+  ! received at slot 2 g of recv(2 G + 1, fields), whose odd slots keep -1.
+  subroutine apart(name, fields)
+    character(*), intent(in) :: name
+    integer, intent(in) :: fields
+    type(hympi_pattern) :: p
+    type(hympi_halo) :: halo
+    real(real64), allocatable :: send(:, :), recv(:, :)
+    integer :: ghosts, recv_points, sends, recvs, points, t, f, code
+    logical :: separate
+    ghosts = local_points - n
+    recv_points = 2 * ghosts + 1
+    call hympi_pattern_from_lists_apart(ctx, n, recv_points, nbr_ranks, send_ptr, send_ids, recv_ptr, &
+                                        2 * (recv_ids - n), p)
+    call hympi_pattern_points(p, sends, recvs, separate)
+    call hympi_pattern_info(p, local_points=points)
+    call expect(sends == n .and. recvs == recv_points .and. separate .and. points == -1, 'apart pattern points')
+    call hympi_halo_create(p, name, halo, fields=fields)
+    allocate (send(n, fields), recv(recv_points, fields))
+    call hympi_halo_update(halo, recv, ierr=code)
+    call expect(code == HYMPI_ERR_USAGE, 'one-array update refused on separate arrays: ' // name)
+    do t = 1, updates
+      do f = 1, fields
+        send(:, f) = real(value(global_ids(1:n), f, t), real64)
+      end do
+      recv = -1
+      if (modulo(t, 2) == 0) then
+        call hympi_halo_update_apart(halo, send, recv)
+      else
+        call hympi_halo_begin_apart(halo, send, recv)
+        call hympi_halo_end_apart(halo, send, recv)
+      end if
+      do f = 1, fields
+        call expect(all(int(recv(2:recv_points:2, f), int64) == value(global_ids(n + 1:), f, t)), &
+                    'apart: received slots, ' // name)
+        call expect(all(recv(1:recv_points:2, f) == -1), 'apart: other slots untouched, ' // name)
+      end do
+    end do
+    call hympi_halo_free(halo)
+    call hympi_pattern_free(p)
+  end subroutine apart
 end program test_halo

@@ -20,6 +20,7 @@ struct Objects {
   hympi::Context ctx{MPI_COMM_WORLD};
   hympi::Topology topology{MPI_COMM_WORLD};
   hympi::SharedWindow window{topology.node(), 4096};
+  hympi::NodeShared<double> table{ctx, 1000};  // its epoch on its window: closed before the window is freed
   std::unique_ptr<hympi::CartesianGrid> grid;
   std::unique_ptr<hympi::Halo> halo;
   std::vector<double> v;
@@ -31,6 +32,12 @@ struct Objects {
     v.assign(std::size_t(grid->block().local_points()), 1.0);
   }
   void use() {
+    table.refresh(
+        [](std::span<double> part, std::size_t first) {
+          for (std::size_t i = 0; i < part.size(); ++i) part[i] = double(first + i);
+        },
+        hympi::Writers::slices);
+    if (table[999] != 999.0) std::printf("finalize-order: NodeShared holds %g, not 999\n", table[999]);
     ctx.barrier();
     halo->update(v.data());
     ctx.allreduce(1.0, hympi::Op::sum);

@@ -2,7 +2,8 @@
 // expected values: random graphs (asymmetric, empty ranks, send-only and receive-only
 // pairs, scattered ids), structured grids, every element type, chunk 1 and 3, several
 // fields, split phase with work between, many consecutive updates with data that changes
-// each time and random delays; then the setup errors, on every rank.
+// each time and random delays, in one array and in separate send and receive arrays;
+// then the setup errors, on every rank.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -141,9 +142,10 @@ T value(int64_t global, int component, int field, long iteration) {
   return T((global * 31 + component * 7 + field * 101 + iteration * 1009) % 8388593);
 }
 
-/// The plain-MPI reference: blocking-simple Isend/Irecv of packed values per neighbour.
+/// The plain-MPI reference: blocking-simple Isend/Irecv of packed values per neighbour,
+/// sent points read from `send`, received ones written into `recv` (may be `send` itself).
 template <class T>
-void reference_update(const std::vector<NeighborLists>& lists, int chunk, std::vector<T>& v) {
+void reference_update(const std::vector<NeighborLists>& lists, int chunk, const std::vector<T>& send, std::vector<T>& recv) {
   std::vector<std::vector<T>> out(lists.size()), in(lists.size());
   std::vector<MPI_Request> requests;
   const MPI_Datatype type = hympi::mpi::mpi_type(hympi::datatype_of<T>());
@@ -154,7 +156,7 @@ void reference_update(const std::vector<NeighborLists>& lists, int chunk, std::v
   }
   for (std::size_t i = 0; i < lists.size(); ++i) {
     for (int id : lists[i].send)
-      for (int c = 0; c < chunk; ++c) out[i].push_back(v[std::size_t(id) * std::size_t(chunk) + std::size_t(c)]);
+      for (int c = 0; c < chunk; ++c) out[i].push_back(send[std::size_t(id) * std::size_t(chunk) + std::size_t(c)]);
     requests.emplace_back();
     MPI_Isend(out[i].data(), int(out[i].size()), type, lists[i].rank, 99, MPI_COMM_WORLD, &requests.back());
   }
@@ -162,7 +164,7 @@ void reference_update(const std::vector<NeighborLists>& lists, int chunk, std::v
   for (std::size_t i = 0; i < lists.size(); ++i)
     for (std::size_t j = 0; j < lists[i].recv.size(); ++j)
       for (int c = 0; c < chunk; ++c)
-        v[std::size_t(lists[i].recv[j]) * std::size_t(chunk) + std::size_t(c)] = in[i][j * std::size_t(chunk) + std::size_t(c)];
+        recv[std::size_t(lists[i].recv[j]) * std::size_t(chunk) + std::size_t(c)] = in[i][j * std::size_t(chunk) + std::size_t(c)];
 }
 
 void jitter(std::mt19937& gen) {
@@ -215,6 +217,7 @@ void check_updates(const Graph& graph, const Run& run) {
   for (int f = 0; f < run.fields; ++f)
     v[std::size_t(f)] = run.strategy == Strategy::shm_direct ? halo.shared_field<T>(f) : storage[std::size_t(f)].data();
   std::vector<void*> raw(v.begin(), v.end());
+  std::vector<const void*> raw_send(v.begin(), v.end());
 
   std::mt19937 gen(1234u + unsigned(me));
   long wrong = 0;
@@ -232,6 +235,8 @@ void check_updates(const Graph& graph, const Run& run) {
       volatile double work = 0;
       for (int i = 0; i < int(gen() % 2000); ++i) work = work + i;
       halo.end(std::span<void* const>(raw));
+    } else if (it % 3 == 0) {  // the two-array form with both arrays the same
+      halo.update(std::span<const void* const>(raw_send), std::span<void* const>(raw));
     } else {
       halo.update(std::span<void* const>(raw));
     }
@@ -246,12 +251,115 @@ void check_updates(const Graph& graph, const Run& run) {
       for (int old = 0; old < points; ++old)
         if (is_ghost[std::size_t(new_id[std::size_t(old)])])
           for (int c = 0; c < chunk; ++c) reference[std::size_t(new_id[std::size_t(old)]) * std::size_t(chunk) + std::size_t(c)] = T(-1);
-      reference_update(lists, chunk, reference);
+      reference_update(lists, chunk, reference, reference);
       EXPECT_TRUE(n == 0 || 0 == std::memcmp(reference.data(), v[0], n * sizeof(T))) << "iteration " << it;
     }
     if (wrong) break;
   }
   EXPECT_EQ(wrong, 0) << hympi::name_of(run.strategy) << ": wrong values on rank " << me;
+}
+
+/// Separate arrays over `graph`'s edges, as PetscSF has them: each rank sends from an array
+/// of its owned points and receives into another, longer array, at scattered points (the
+/// others must stay untouched); every third ghost is listed twice (a point sent twice to
+/// one rank: a root that two leaves of that rank reference).
+struct ApartLists {
+  int send_points = 0, recv_points = 0;
+  std::vector<std::pair<int, int>> ghosts;  // this rank's, (owner, owner's id), duplicates included
+  std::vector<int> slot;                    // per ghost: its point in the receive array
+  std::vector<NeighborLists> lists;
+};
+
+ApartLists apart_lists(const Graph& graph) {
+  const int me = world_rank(), size = world_size();
+  auto ghosts_of = [&](int r) {
+    std::vector<std::pair<int, int>> g = graph.ghosts[std::size_t(r)];
+    for (std::size_t i = 0; i < graph.ghosts[std::size_t(r)].size(); i += 3) g.push_back(graph.ghosts[std::size_t(r)][i]);
+    return g;
+  };
+  ApartLists a;
+  a.send_points = graph.owned[std::size_t(me)];
+  a.ghosts = ghosts_of(me);
+  a.recv_points = 2 * int(a.ghosts.size()) + 1;
+  std::vector<int> points(static_cast<std::size_t>(a.recv_points));
+  std::iota(points.begin(), points.end(), 0);
+  std::shuffle(points.begin(), points.end(), std::mt19937(99u + unsigned(me)));
+  a.slot.assign(points.begin(), points.begin() + std::ptrdiff_t(a.ghosts.size()));
+  a.lists.resize(static_cast<std::size_t>(size));
+  for (int s = 0; s < size; ++s) a.lists[std::size_t(s)].rank = s;
+  for (std::size_t g = 0; g < a.ghosts.size(); ++g) a.lists[std::size_t(a.ghosts[g].first)].recv.push_back(a.slot[g]);
+  for (int r = 0; r < size; ++r)
+    for (auto [owner, id] : ghosts_of(r))
+      if (owner == me) a.lists[std::size_t(r)].send.push_back(id);
+  std::erase_if(a.lists, [](const NeighborLists& n) { return n.send.empty() && n.recv.empty(); });
+  return a;
+}
+
+/// Runs `iterations` updates of `graph` in separate arrays (apart_lists) with
+/// `run.strategy`: after each, every received point holds the value just sent and every
+/// other point of the receive array its initial value; the first and last update also
+/// bit-identical to the plain-MPI reference. Forms alternate: update, split phase with
+/// work between, typed.
+template <class T>
+void check_apart(const Graph& graph, const Run& run) {
+  const int me = world_rank(), chunk = run.chunk;
+  const std::size_t c_size = std::size_t(chunk);
+  const ApartLists a = apart_lists(graph);
+  hympi::Pattern pattern = hympi::Pattern::from_lists_apart(context(), a.send_points, a.recv_points, a.lists, chunk,
+                                                           hympi::datatype_of<T>());
+  ASSERT_TRUE(pattern.apart());
+  ASSERT_EQ(pattern.send_points(), a.send_points);
+  ASSERT_EQ(pattern.recv_points(), a.recv_points);
+  hympi::Halo halo(pattern, run.strategy, run.fields);
+  const long updates = calls(run.strategy, run.iterations);
+  const std::size_t n_send = std::size_t(a.send_points) * c_size, n_recv = std::size_t(a.recv_points) * c_size;
+  std::vector<std::vector<T>> send_storage(std::size_t(run.fields), std::vector<T>(n_send));
+  std::vector<std::vector<T>> recv(std::size_t(run.fields), std::vector<T>(n_recv, T(-1)));
+  std::vector<const void*> send_raw;
+  std::vector<void*> recv_raw;
+  std::vector<T*> send(std::size_t(run.fields));
+  for (int f = 0; f < run.fields; ++f) {
+    send[std::size_t(f)] = run.strategy == Strategy::shm_direct ? halo.shared_field<T>(f) : send_storage[std::size_t(f)].data();
+    send_raw.push_back(send[std::size_t(f)]);
+    recv_raw.push_back(recv[std::size_t(f)].data());
+  }
+  std::vector<T> expected(n_recv);
+  std::mt19937 gen(4321u + unsigned(me));
+  long wrong = 0;
+  for (long it = 1; it <= updates && wrong == 0; ++it) {
+    for (int f = 0; f < run.fields; ++f)
+      for (int id = 0; id < a.send_points; ++id)
+        for (int c = 0; c < chunk; ++c)
+          send[std::size_t(f)][std::size_t(id) * c_size + std::size_t(c)] = value<T>(graph.global_id(me, id), c, f, it);
+    jitter(gen);
+    if (it % 3 == 0) {
+      halo.begin(std::span<const void* const>(send_raw), std::span<void* const>(recv_raw));
+      volatile double work = 0;
+      for (int i = 0; i < int(gen() % 2000); ++i) work = work + i;
+      halo.end(std::span<const void* const>(send_raw), std::span<void* const>(recv_raw));
+    } else if (it % 3 == 1 && run.fields == 1) {
+      halo.update(static_cast<const T*>(send[0]), recv[0].data());
+    } else {
+      halo.update(std::span<const void* const>(send_raw), std::span<void* const>(recv_raw));
+    }
+    for (int f = 0; f < run.fields; ++f) {
+      std::fill(expected.begin(), expected.end(), T(-1));
+      for (std::size_t g = 0; g < a.ghosts.size(); ++g) {
+        const auto [owner, id] = a.ghosts[g];
+        for (int c = 0; c < chunk; ++c)
+          expected[std::size_t(a.slot[g]) * c_size + std::size_t(c)] =
+              value<T>(graph.first_global[std::size_t(owner)] + id, c, f, it);
+      }
+      wrong += expected != recv[std::size_t(f)];
+    }
+    if (it == 1 || it == updates) {  // bit-identical to the plain-MPI reference
+      std::vector<T> sent(send[0], send[0] + n_send), reference(n_recv, T(-1));
+      reference_update(a.lists, chunk, sent, reference);
+      EXPECT_TRUE(n_recv == 0 || 0 == std::memcmp(reference.data(), recv[0].data(), n_recv * sizeof(T)))
+          << "iteration " << it;
+    }
+  }
+  EXPECT_EQ(wrong, 0) << hympi::name_of(run.strategy) << " (separate arrays): wrong values on rank " << me;
 }
 
 long iterations() { return env_long("HYMPI_TEST_ITERATIONS", 2000); }
@@ -290,6 +398,14 @@ TEST_P(EveryStrategy, StructuredGrids) {
 TEST_P(EveryStrategy, LargeMessagesAndEmptyRanks) {
   // Up to 10^5 points per neighbour; most ranks have none.
   check_updates<double>(random_graph(5, 100000, 100000, 0.3), {GetParam(), 1, 1, 20});
+}
+
+TEST_P(EveryStrategy, SeparateSendAndReceiveArrays) {
+  // Consecutive updates: a tenth of the one-array runs' count (same protocols, other ends).
+  check_apart<double>(random_graph(53, 300, 60, 0.6), {GetParam(), 1, 1, std::max(20L, iterations() / 10)});
+  check_apart<double>(random_graph(59, 80, 30, 0.5), {GetParam(), 3, 2, 20});
+  check_apart<int32_t>(random_graph(61, 80, 30, 0.5), {GetParam(), 1, 1, 10});
+  check_apart<float>(grid_graph(3, 5), {GetParam(), 2, 1, 10});
 }
 
 TEST_P(EveryStrategy, LocalOrderingKeepsTheResult) {
@@ -433,6 +549,11 @@ TEST(HaloAutomatic, ChoosesOneCandidateOnEveryRankAndReportsTrials) {
   EXPECT_EQ(lowest, highest) << "ranks chose different strategies";
 }
 
+TEST(HaloAutomatic, SeparateArrays) {
+  // Its trials run on scratch send and receive arrays of the pattern's two lengths.
+  check_apart<double>(random_graph(67, 200, 50, 0.6), {Strategy::automatic, 1, 1, 20});
+}
+
 TEST(HaloResources, DestroyedHalosReturnTheirSharedMemory) {
   const Graph g = random_graph(41, 2000, 500, 0.5);
   const int me = world_rank();
@@ -532,6 +653,36 @@ TEST(PatternErrors, ChunkOrTypeDisagree) {
       "hympi: Pattern: ranks passed different element type: double on rank");
 }
 
+TEST(PatternErrors, SeparateArrays) {
+  const int me = world_rank(), size = world_size();
+  // Ids are checked against the array they index: send 0..2, receive 0..9.
+  if (size > 1) {
+    const int next = (me + 1) % size, previous = (me + size - 1) % size;
+    std::vector<NeighborLists> lists{{next, {2}, {}}, {previous, {}, {me == 0 ? 10 : 9}}};
+    if (size == 2) lists = {{next, {2}, {me == 0 ? 10 : 9}}};
+    expect_error_on_every_rank([&] { hympi::Pattern::from_lists_apart(context(), 3, 10, lists); },
+                               "hympi: Pattern: rank 0: receives from rank " + std::to_string(size - 1) +
+                                   " into local id 10, outside 0..9 (recv_points 10)");
+    // The same id sent and received is fine with two arrays, an error with one.
+    std::vector<NeighborLists> both{{next, {2}, {}}, {previous, {}, {2}}};
+    if (size == 2) both = {{next, {2}, {2}}};
+    EXPECT_NO_THROW(hympi::Pattern::from_lists_apart(context(), 3, 10, both));
+    expect_error_on_every_rank([&] { hympi::Pattern::from_lists(context(), 3, both); },
+                               "rank 0: local id 2 is a ghost (from rank " + std::to_string(size - 1) + ") and is also sent");
+    // Every rank builds the same kind.
+    expect_error_on_every_rank(
+        [&] {
+          if (me == size - 1) hympi::Pattern::from_lists_apart(context(), 3, 3, {});
+          else hympi::Pattern::from_lists(context(), 3, {});
+        },
+        "hympi: Pattern: ranks passed different arrays: ");
+  }
+  hympi::Pattern apart = hympi::Pattern::from_lists_apart(context(), 3, 5, {});
+  EXPECT_THROW((void)apart.local_points(), hympi::Error);
+  expect_error_on_every_rank([&] { hympi::order_local_ids(apart); },
+                             "hympi: order_local_ids renumbers the one array of a pattern from from_lists");
+}
+
 TEST(PatternErrors, OwnerThatDoesNotOwnTheId) {
   if (world_size() < 2) GTEST_SKIP() << "needs two ranks";
   const int me = world_rank();
@@ -550,6 +701,32 @@ TEST(HaloErrors, UnknownStrategyNameListsTheValidOnes) {
                              "hympi: unknown ghost-update strategy 'fast'; valid: shm, shm_direct, flat_mpi, neighbor, "
                              "rma_fence, rma_pscw, rma_lock, aggregated, aggregated_odm, automatic");
   EXPECT_EQ(hympi::strategy_from_name("aggregated"), Strategy::aggregated);
+}
+
+TEST(HaloErrors, SeparateArraysFormsAndSharedField) {
+  hympi::Pattern apart = hympi::Pattern::from_lists_apart(context(), 3, 5, {});
+  hympi::Halo halo(apart, Strategy::shm, 2);
+  double s0[3], s1[3], r0[5], r1[5];
+  try {
+    halo.update({r0, r1});
+    ADD_FAILURE() << "the one-array form on a pattern of separate arrays did not throw";
+  } catch (const hympi::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("hympi: Halo: the pattern has separate send and receive arrays"),
+              std::string::npos) << e.what();
+  }
+  EXPECT_THROW(halo.update({static_cast<const double*>(s0)}, {r0, r1}), hympi::Error);  // 1 send, 2 receive arrays
+  EXPECT_NO_THROW(halo.update({static_cast<const double*>(s0), s1}, {r0, r1}));
+  float f[5];
+  EXPECT_THROW(halo.update(static_cast<const float*>(f), f), hympi::Error);  // wrong type
+  // shm_direct: the send arrays are its shared fields (send_points long), the receive arrays any.
+  hympi::Halo direct(apart, Strategy::shm_direct);
+  EXPECT_THROW(direct.update(static_cast<const double*>(s0), r0), hympi::Error);
+  EXPECT_NO_THROW(direct.update(static_cast<const double*>(direct.shared_field<double>()), r0));
+  // A one-array pattern takes both forms.
+  hympi::Pattern one = hympi::Pattern::from_lists(context(), 5, {});
+  hympi::Halo plain(one, Strategy::flat_mpi);
+  EXPECT_NO_THROW(plain.update(r0));
+  EXPECT_NO_THROW(plain.update(static_cast<const double*>(r1), r0));
 }
 
 TEST(HaloErrors, WrongTypeFieldCountAndSharedField) {

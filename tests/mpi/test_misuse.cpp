@@ -127,6 +127,39 @@ TEST(Misuse, HaloCallsOutOfOrderThrowOnTheMisusingRank) {
   }
 }
 
+TEST(Misuse, HaloUpdateEndsInTheFormItBegan) {
+  Pattern p = ring(context());
+  for (Strategy s : {Strategy::shm, Strategy::flat_mpi, Strategy::aggregated, Strategy::rma_lock}) {
+    Halo h(p, s);
+    std::vector<double> v(8), w(8);
+    const double* send = v.data();
+    auto expect_message = [](auto call, const std::string& part) {
+      try {
+        call();
+        ADD_FAILURE() << "no error, expected: " << part;
+      } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+      }
+    };
+    expect_message([&] { h.end(send, w.data()); },
+                   "hympi: Halo::end(send, recv) out of order: no update is in flight: call begin(send, recv) before "
+                   "end(send, recv)");
+    h.begin(v.data());
+    expect_message([&] { h.end(send, w.data()); },
+                   "hympi: Halo::end(send, recv) out of order: the update in flight began with begin(v): end it with end(v)");
+    expect_message([&] { h.begin(send, w.data()); }, "out of order: an update is in flight: call end(v) before");
+    h.end(v.data());
+    h.begin(send, w.data());
+    expect_message([&] { h.end(v.data()); },
+                   "hympi: Halo::end(vectors) out of order: the update in flight began with begin(send, recv): end it "
+                   "with end(send, recv)");
+    EXPECT_THROW(h.update(v.data()), Error);
+    EXPECT_THROW(h.update(send, w.data()), Error);
+    h.end(send, w.data());
+    expect_updates_work(h, v);
+  }
+}
+
 TEST(Misuse, OptionsDifferOnOneRank) {
   if (world_size() < 2) GTEST_SKIP() << "needs two ranks";
   for (int round : {0, 1}) {

@@ -1,6 +1,8 @@
 # Installs hympi into a scratch prefix, then builds and runs the consumer project with
 # find_package(hympi) (a C++ and a C program), checks that pkg-config finds hympi.pc, and
-# builds the C program once more with the MPI C compiler and pkg-config's flags alone.
+# builds the C program once more with the MPI C compiler and pkg-config's flags alone;
+# WITH_PETSC: the same for the component petsc (consumer_petsc, hympi_petsc.pc); the
+# component mapping when built (mapping_consumer, hympi-mapping.pc).
 include(${CMAKE_CURRENT_LIST_DIR}/install_scratch.cmake)
 run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build -DCMAKE_PREFIX_PATH=${prefix}
     -DMPI_CXX_COMPILER=${MPI_CXX_COMPILER} -DMPI_C_COMPILER=${MPI_C_COMPILER})
@@ -9,6 +11,10 @@ run(${MPIEXEC} -n 2 ${WORK_DIR}/build/consumer)
 set(consumer_output "${last_output}")
 run(${MPIEXEC} -n 2 ${WORK_DIR}/build/consumer_c)
 set(consumer_c_output "${last_output}")
+if(EXISTS ${WORK_DIR}/build/mapping_consumer)  # hympi built with METIS: hympi::mapping
+  run(${WORK_DIR}/build/mapping_consumer)
+  string(APPEND consumer_output "${last_output}")
+endif()
 set(ENV{PKG_CONFIG_PATH} ${prefix}/lib/pkgconfig)
 run(pkg-config --cflags --libs hympi)
 string(FIND "${last_output}" "-lhympi" found)
@@ -22,5 +28,24 @@ run(${MPIEXEC} -n 2 ${WORK_DIR}/consumer_pc)
 if(NOT last_output STREQUAL consumer_c_output)
   message(FATAL_ERROR "the C consumer built with pkg-config printed '${last_output}', not '${consumer_c_output}'")
 endif()
+if(EXISTS ${WORK_DIR}/build/mapping_consumer)
+  run(pkg-config --libs hympi-mapping)
+  string(FIND "${last_output}" "-lhympi_mapping" found)
+  if(found LESS 0)
+    message(FATAL_ERROR "pkg-config hympi-mapping: ${last_output}")
+  endif()
+endif()
 string(STRIP "${consumer_output}" consumer_output)
 message("${consumer_output}; ${consumer_c_output} (find_package and pkg-config), pkg-config ok")
+# The component petsc (built where PETSc is on this MPI): find_package(hympi COMPONENTS
+# petsc) from C, and pkg-config hympi_petsc.
+if(WITH_PETSC)
+  run(${MPIEXEC} -n 2 ${WORK_DIR}/build/consumer_petsc)
+  message("${last_output}")
+  run(pkg-config --cflags --libs hympi_petsc)
+  string(FIND "${last_output}" "-lhympi_petsc" found)
+  if(found LESS 0)
+    message(FATAL_ERROR "pkg-config hympi_petsc: ${last_output}")
+  endif()
+  message("pkg-config hympi_petsc ok")
+endif()

@@ -3,7 +3,8 @@
 the machine record, and per benchmark kind the keys and types of its results.
 
     tests/tools/check_bench_json.py RUN.json [--expect barrier,allreduce,...] [--peer petsc_sf]
-        [--data fresh|cached] [--floors write_read,one_copy,...] [--wrong NAME]
+        [--data fresh|cached] [--cache in-cache|off-cache] [--floors write_read,one_copy,...] [--wrong NAME]
+        [--sf-types sf_hympi,sf_neighbor,...]
 
 Every timed result is "valid": true; a result "valid": false (wrong values in the warm-up)
 carries "wrong": {rank, index} and is allowed only for the implementations given with
@@ -12,8 +13,15 @@ Ghost-update records (halo-contiguous, -gathered, -grid, -mesh, -overlap) say th
 "data" (fresh or cached; --data: that one) and a "checksum"; with fresh data and a valid
 write_read floor every other valid result has its communication part ("comm_us",
 "comm_ratio_to_flat_mpi").
+--cache MODE: every allreduce and ghost-update record says it was timed in that mode
+(off-cache records also give llc_bytes and region_bytes).
 --peer NAME: every ghost-update record times NAME (valid).
 --floors A,B: every halo-contiguous and halo-gathered record has these floors.
+PETSc records (hympi-bench petsc): petsc-ring, -grid and -mesh are ghost-update records of
+VecScatters, one implementation per PetscSF type; petsc-ksp gives per type the solve's
+iterations, its VecScatter time per iteration per round, its ratio to sf_basic and
+"residual_history_identical", which must be true. --sf-types A,B: every PETSc record has
+these types (valid).
 """
 import argparse
 import json
@@ -27,6 +35,8 @@ STATS = {"ranks": int, "nodes": int, "internode_messages": int, "internode_bytes
          "intranode_bytes": int, "node_pair_messages": int, "avg_internode_message": float,
          "avg_node_pair_message": float, "avg_intranode_message": float, "process_grid": list}
 LINK = {"latency_us": float, "bandwidth_Bps": float}
+ORDERING = {"internode_bytes": int, "internode_messages": int, "node_pair_messages": int, "intranode_bytes": int}
+CACHE_MODES = ("in-cache", "off-cache")
 
 
 def check(record, schema, where, errors):
@@ -38,13 +48,36 @@ def check(record, schema, where, errors):
 
 
 HALO_KINDS = ("halo-contiguous", "halo-gathered", "halo-grid", "halo-mesh")
+PETSC_SCATTER_KINDS = ("petsc-ring", "petsc-grid", "petsc-mesh")
+KSP_RESULT = {"implementation": str, "sf_type": str, "iterations": int, "scatters_per_solve": int,
+              "residual_history_identical": bool, "scatter_us_per_iteration": list, "solve_us_per_iteration": list,
+              "median_scatter_us": float, "median_solve_us": float}
 DATA_MODES = ("fresh", "cached")
+
+
+def check_cache(bench, where, args, errors):
+    """"cache" of an allreduce or ghost-update record (--cache: that one)."""
+    if bench.get("cache") not in CACHE_MODES or (args.cache and bench.get("cache") != args.cache):
+        errors.append(f"{where}: cache is {bench.get('cache')!r}, expected {args.cache or ' or '.join(CACHE_MODES)}")
+    if bench.get("cache") == "off-cache":
+        check(bench, {"llc_bytes": int, "region_bytes": int}, where, errors)
+
+
+def check_mapping(rows, where, errors):
+    """Rows of a mapping table: random, own and mapped order, map_ranks no worse than random."""
+    for j, r in enumerate(rows):
+        check(r, {"label": str, "ranks": int, "nodes": int, "ranks_per_node": int}, f"{where}.results[{j}]", errors)
+        for order in ("random", "own", "mapped"):
+            check(r.get(order, {}), ORDERING, f"{where}.results[{j}].{order}", errors)
+        if r.get("mapped", {}).get("internode_bytes", 0) > r.get("random", {}).get("internode_bytes", 0):
+            errors.append(f"{where}.results[{j}]: map_ranks has more internode bytes than the random order")
 
 
 def check_ghost_update(bench, kind, where, args, errors):
     """The application-data fields of a ghost-update record (halo-overlap: "data" only)."""
     if bench.get("data") not in DATA_MODES or (args.data and bench.get("data") != args.data):
         errors.append(f"{where}: data is {bench.get('data')!r}, expected {args.data or ' or '.join(DATA_MODES)}")
+    check_cache(bench, where, args, errors)
     if kind == "halo-overlap":
         return
     check(bench, {"checksum": str}, where, errors)
@@ -67,14 +100,39 @@ def check_ghost_update(bench, kind, where, args, errors):
                     errors.append(f"{where}.results[{j}]: missing 'comm_ratio_to_flat_mpi'")
 
 
+def check_sf_types(bench, where, args, errors):
+    """--sf-types: every PETSc record has these PetscSF types, valid."""
+    valid = [r.get("implementation") for r in bench.get("results", []) if r.get("valid", True)]
+    for name in filter(None, args.sf_types.split(",")):
+        if name not in valid:
+            errors.append(f"{where}: no valid '{name}' among {valid}")
+
+
+def check_ksp(bench, where, args, errors):
+    """A petsc-ksp record: per type its solve, identical residual histories, ratios to sf_basic."""
+    check(bench, {"points": int, "rounds": int, "process_grid": str, "results": list}, where, errors)
+    check_sf_types(bench, where, args, errors)
+    for j, r in enumerate(bench.get("results", [])):
+        at = f"{where}.results[{j}]"
+        check(r, KSP_RESULT, at, errors)
+        if r.get("residual_history_identical") is not True:
+            errors.append(f"{at}: '{r.get('implementation')}' has a residual history unlike sf_basic's")
+        if len(r.get("scatter_us_per_iteration", [])) != bench.get("rounds"):
+            errors.append(f"{at}: {len(r.get('scatter_us_per_iteration', []))} solves timed, rounds is {bench.get('rounds')}")
+        if r.get("implementation") != "sf_basic":
+            check(r.get("ratio_to_sf_basic", {}), {"median": float, "q25": float, "q75": float}, at + ".ratio_to_sf_basic", errors)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("run")
     ap.add_argument("--expect", default="", help="benchmark kinds that must be present, comma-separated")
     ap.add_argument("--peer", action="append", default=[], help="an implementation every ghost-update record has")
     ap.add_argument("--data", choices=DATA_MODES, help="the data mode every ghost-update record must have")
+    ap.add_argument("--cache", choices=CACHE_MODES, help="the cache mode every allreduce and ghost-update record must have")
     ap.add_argument("--floors", default="", help="floors every halo-contiguous/-gathered record has, comma-separated")
     ap.add_argument("--wrong", action="append", default=[], help="an implementation the warm-up check must reject")
+    ap.add_argument("--sf-types", default="", help="PetscSF types (implementations) every PETSc record has, comma-separated")
     args = ap.parse_args()
     with open(args.run) as f:
         run = json.load(f)
@@ -85,14 +143,18 @@ def main():
         kind = bench.get("benchmark", "?")
         seen.add(kind)
         where = f"benchmarks[{i}] ({kind})"
-        if kind in ("barrier", "allreduce", "affinity-allreduce", "halo-contiguous", "halo-gathered", "halo-grid", "halo-mesh"):
+        if kind in ("barrier", "allreduce", "affinity-allreduce") + HALO_KINDS + PETSC_SCATTER_KINDS:
             check(bench, {"bytes": int, "outer": int, "inner": int, "results": list}, where, errors)
             valid = [r.get("implementation") for r in bench.get("results", []) if r.get("valid")]
             for peer in args.peer:
                 if kind in HALO_KINDS and peer not in valid:
                     errors.append(f"{where}: no valid '{peer}' among {valid}")
-            if kind in HALO_KINDS:
+            if kind in HALO_KINDS + PETSC_SCATTER_KINDS:
                 check_ghost_update(bench, kind, where, args, errors)
+            if kind in PETSC_SCATTER_KINDS:
+                check_sf_types(bench, where, args, errors)
+            if kind == "allreduce":
+                check_cache(bench, where, args, errors)
             for j, r in enumerate(bench.get("results", [])):
                 if r.get("valid") is False:
                     check(r, {"implementation": str}, f"{where}.results[{j}]", errors)
@@ -110,6 +172,8 @@ def main():
                 for link in ("inter", "intra"):
                     if link in bench.get("links", {}):
                         check(bench["links"][link], LINK, f"{where}.links.{link}", errors)
+        elif kind == "petsc-ksp":
+            check_ksp(bench, where, args, errors)
         elif kind == "stats":
             for j, r in enumerate(bench.get("results", [])):
                 check(r, STATS, f"{where}.results[{j}]", errors)
@@ -119,7 +183,15 @@ def main():
                     for j, r in enumerate(rounds):
                         check(r, {"compute_us": float, "ghost_us": float, "reduce_us": float, "share_percent": float},
                               f"{where}.{app}.{strategy}[{j}]", errors)
+        elif kind == "mapping-grid":
+            check_mapping(bench.get("results", []), where, errors)
+        elif kind == "reorder-probe":
+            check(bench, {"ranks": int, "nodes": int, "moved": int, "mpi_new_rank": list}, where, errors)
+            check(bench.get("internode_bytes", {}), {"random": int, "mpi_reorder": int, "map_ranks": int},
+                  where + ".internode_bytes", errors)
         elif kind == "mesh-stats":
+            if "mapping" in bench:
+                check_mapping(bench["mapping"].get("results", []), where + ".mapping", errors)
             for j, r in enumerate(bench.get("results", [])):
                 check(r, {"parts": int, "nodes": int, "points": float, "intra_neighbors": float, "intra_kb": float,
                           "inter_processes_per_node": float, "inter_neighbors": float, "inter_kb": float,

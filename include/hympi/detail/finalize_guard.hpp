@@ -28,6 +28,10 @@ class FinalizeGuard {
   ~FinalizeGuard();
   FinalizeGuard(const FinalizeGuard&) = delete;
   FinalizeGuard& operator=(const FinalizeGuard&) = delete;
+
+  /// MPI_Finalize has begun releasing the guarded objects (only ever set when some object
+  /// was guarded): no hympi object may be used any more. One atomic load.
+  static bool finalizing() noexcept;
 };
 
 }  // namespace hympi::detail

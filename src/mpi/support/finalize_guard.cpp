@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 
+#include <atomic>
 #include <cstdio>
 #include <exception>
 #include <mutex>
@@ -22,7 +23,11 @@ Registry& registry() {
   return *r;
 }
 
+// Set once, at the start of the releases; read without the registry's lock by finalizing().
+std::atomic<bool> g_finalizing{false};
+
 int release_all(MPI_Comm, int, void*, void*) {
+  g_finalizing.store(true, std::memory_order_relaxed);  // a flag for later calls on this thread or any
   Registry& r = registry();
   for (;;) {
     std::function<void()> release;
@@ -57,6 +62,8 @@ FinalizeGuard::FinalizeGuard(std::function<void()> release) {
   }
   r.guarded.emplace_back(this, std::move(release));
 }
+
+bool FinalizeGuard::finalizing() noexcept { return g_finalizing.load(std::memory_order_relaxed); }
 
 FinalizeGuard::~FinalizeGuard() {
   Registry& r = registry();

@@ -1,6 +1,6 @@
 // Arguments of a collective set-up (a Context, Pattern, Halo, CartesianGrid,
-// SharedWindow) that must be the same on every rank, checked in one MPI_Allgather that is
-// the set-up's first collective call:
+// SharedWindow, NodeShared, reordered_comm) that must be the same on every rank, checked
+// in one MPI_Allgather that is the set-up's first collective call:
 //  - fixed size on every rank (kValues integers, the first one naming the set-up), so
 //    ranks inside different set-ups, or in the same one with other arguments, complete
 //    the same MPI call and learn it, instead of pairing unrelated collectives and hanging;

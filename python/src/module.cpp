@@ -1,0 +1,80 @@
+// The module hympi._hympi: hympi.Error, the enums, the versions, and the classes bound by
+// the other files of python/src/ (bindings.hpp). Python users import `hympi`
+// (python/hympi/__init__.py), which re-exports all of it.
+#include <nanobind/stl/tuple.h>
+
+#include <tuple>
+
+#include "bindings.hpp"
+#include "common.hpp"
+
+namespace hympy {
+
+void bind_enums(nb::module_& m) {
+  nb::enum_<hympi_datatype>(m, "Datatype", "Element types (numpy float64, float32, int32, int64).")
+      .value("float64", HYMPI_FLOAT64)
+      .value("float32", HYMPI_FLOAT32)
+      .value("int32", HYMPI_INT32)
+      .value("int64", HYMPI_INT64);
+  nb::enum_<hympi_op>(m, "Op", "Reduction operations (also by name: 'sum', 'prod', 'min', 'max').")
+      .value("sum", HYMPI_SUM)
+      .value("prod", HYMPI_PROD)
+      .value("min", HYMPI_MIN)
+      .value("max", HYMPI_MAX);
+  nb::enum_<hympi_strategy>(m, "Strategy", "Ghost-update strategies (also by name: 'shm', ...; docs/usage.md).")
+      .value("shm", HYMPI_STRATEGY_SHM)
+      .value("shm_direct", HYMPI_STRATEGY_SHM_DIRECT)
+      .value("flat_mpi", HYMPI_STRATEGY_FLAT_MPI)
+      .value("neighbor", HYMPI_STRATEGY_NEIGHBOR)
+      .value("rma_fence", HYMPI_STRATEGY_RMA_FENCE)
+      .value("rma_pscw", HYMPI_STRATEGY_RMA_PSCW)
+      .value("rma_lock", HYMPI_STRATEGY_RMA_LOCK)
+      .value("aggregated", HYMPI_STRATEGY_AGGREGATED)
+      .value("aggregated_odm", HYMPI_STRATEGY_AGGREGATED_ODM)
+      .value("automatic", HYMPI_STRATEGY_AUTOMATIC);
+  nb::enum_<hympi_halo_mode>(m, "HaloMode",
+                             "Where a Halo's data comes from: the arrays passed to begin/end, or its own buffers "
+                             "(zero copy). Also by name: 'vectors', 'buffers'.")
+      .value("vectors", HYMPI_MODE_VECTORS)
+      .value("buffers", HYMPI_MODE_BUFFERS);
+  nb::enum_<hympi_stencil>(m, "Stencil", "Stencils of CartesianGrid (also by name: 'star5', ...).")
+      .value("star5", HYMPI_STENCIL_STAR5)
+      .value("box9", HYMPI_STENCIL_BOX9)
+      .value("star7", HYMPI_STENCIL_STAR7)
+      .value("star19", HYMPI_STENCIL_STAR19)
+      .value("box27", HYMPI_STENCIL_BOX27);
+}
+
+}  // namespace hympy
+
+NB_MODULE(_hympi, m) {
+  namespace nb = nanobind;
+  m.doc() = "hympi's C API for Python (import hympi, which re-exports this module).";
+  nb::exception<hympy::Error>(m, "Error", PyExc_RuntimeError);
+  m.attr("Error").attr("__doc__") =
+      "Every error hympi reports. Errors of collective calls (arguments that differ between ranks, bad "
+      "input some rank saw) are raised on every rank with the same message.";
+  m.def(
+      "version",
+      [] {
+        int major, minor, patch;
+        hympi_version(&major, &minor, &patch);
+        return std::make_tuple(major, minor, patch);
+      },
+      "The hympi library's version (major, minor, patch).");
+  m.def(
+      "mpi_library_version",
+      [] {
+        char text[MPI_MAX_LIBRARY_VERSION_STRING];
+        int length = 0;
+        MPI_Get_library_version(text, &length);
+        return std::string(text, static_cast<std::size_t>(length));
+      },
+      "MPI_Get_library_version() of the MPI library hympi was linked with (mpi4py must use the same).");
+  hympy::bind_enums(m);
+  hympy::bind_options(m);
+  hympy::bind_context(m);
+  hympy::bind_pattern(m);
+  hympy::bind_halo(m);
+  hympy::bind_grid(m);
+}

@@ -1,0 +1,266 @@
+// The PetscSF type "hympi" (include/hympi_petsc.h): its operations table and its
+// registration. At set-up it makes an inner PetscSF of type basic on the same graph and,
+// from both, the hympi side (petsc/sf_exchange.hpp). A broadcast with MPI_REPLACE on host
+// memory of a unit hympi moves (petsc/unit.hpp) runs through hympi; everything else
+// (other operations, reductions, fetch-and-op, device memory, other units, a second
+// broadcast of a unit already in flight, graphs beyond int ids, graphs with a leaf
+// listed twice) runs on the inner SF. The decision depends only on what every
+// rank of the SF passes alike, so all ranks take the same path.
+#include <petsc/private/sfimpl.h>
+
+#include <exception>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "halo/strategies.hpp"
+#include "hympi_petsc.h"
+#include "petsc/context_cache.hpp"
+#include "petsc/sf_graph.hpp"
+
+namespace hympi::petsc {
+namespace {
+
+struct SfHympi {
+  Strategy strategy = Strategy::shm;
+  PetscSF inner = nullptr;                // basic, same graph: what hympi does not move
+  std::unique_ptr<SfExchange> exchange;   // null: everything runs on `inner`
+};
+
+SfHympi& data(PetscSF sf) { return *static_cast<SfHympi*>(sf->data); }
+
+HympiPetscCounts g_counts{};  // this process's, since HympiPetscInitialize
+
+/// Runs `f`, turning a hympi::Error into a PETSc error on the SF's communicator.
+template <class F>
+PetscErrorCode guarded(PetscSF sf, F f) {
+  try {
+    return f();
+  } catch (const std::exception& e) {
+    SETERRQ(PetscObjectComm((PetscObject)sf), PETSC_ERR_LIB, "%s", e.what());
+  }
+}
+
+PetscErrorCode set_up(PetscSF sf) {
+  SfHympi& h = data(sf);
+  MPI_Comm comm = PetscObjectComm((PetscObject)sf);
+  PetscInt nroots, nleaves;
+  const PetscInt* ilocal;
+  const PetscSFNode* iremote;
+  MPI_Group self;
+
+  PetscFunctionBegin;
+  // My leaves grouped by root rank, this rank first (as basic has them).
+  PetscCallMPI(MPI_Comm_group(PETSC_COMM_SELF, &self));
+  PetscCall(PetscSFSetUpRanks(sf, self));
+  PetscCallMPI(MPI_Group_free(&self));
+  PetscCall(PetscSFGetGraph(sf, &nroots, &nleaves, &ilocal, &iremote));
+  PetscCall(PetscSFCreate(comm, &h.inner));
+  PetscCall(PetscSFSetType(h.inner, PETSCSFBASIC));
+  h.inner->allow_multi_leaves = sf->allow_multi_leaves;
+  h.inner->rankorder = sf->rankorder;
+  PetscCall(PetscSFSetGraph(h.inner, nroots, nleaves, const_cast<PetscInt*>(ilocal), PETSC_COPY_VALUES,
+                            const_cast<PetscSFNode*>(iremote), PETSC_COPY_VALUES));
+  PetscCall(PetscSFSetUp(h.inner));
+
+  SfGraph graph;
+  PetscBool moves;
+  PetscCall(read_graph(sf, h.inner, &graph, &moves));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &moves, 1, MPIU_BOOL, MPI_LAND, comm));  // every rank, or none
+  if (moves)
+    PetscCall(guarded(sf, [&] {
+      h.exchange = std::make_unique<SfExchange>(context_of(comm), std::move(graph), h.strategy);
+      return PetscErrorCode(0);
+    }));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode reset(PetscSF sf) {
+  SfHympi& h = data(sf);
+
+  PetscFunctionBegin;
+  PetscCheck(!h.exchange || !h.exchange->busy(), PetscObjectComm((PetscObject)sf), PETSC_ERR_ARG_WRONGSTATE,
+             "PetscSF hympi: a broadcast has not been ended (PetscSFBcastEnd) before the SF is reset or destroyed");
+  h.exchange.reset();  // collective, as PetscSFReset is
+  PetscCall(PetscSFDestroy(&h.inner));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode destroy(PetscSF sf) {
+  PetscFunctionBegin;
+  PetscCall(reset(sf));
+  delete &data(sf);
+  sf->data = nullptr;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode set_from_options(PetscSF sf, PetscOptionItems* PetscOptionsObject) {
+  SfHympi& h = data(sf);
+  char name[64];
+  PetscBool set;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "PetscSF hympi options");
+  PetscCall(PetscOptionsString("-sf_hympi_strategy", "hympi ghost-update strategy of the broadcasts", "HympiPetscInitialize",
+                               name_of(h.strategy), name, sizeof name, &set));
+  PetscOptionsHeadEnd();
+  if (set)
+    PetscCall(guarded(sf, [&] {
+      const Strategy s = strategy_from_name(name);
+      if (!halo::info(s).private_vectors)
+        throw Error(std::string("hympi: -sf_hympi_strategy ") + name +
+                    " reads the senders' arrays from hympi's own shared memory; PETSc owns rootdata: "
+                    "use shm, flat_mpi, neighbor, aggregated, aggregated_odm, automatic or an RMA strategy");
+      h.strategy = s;
+      return PetscErrorCode(0);
+    }));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode view(PetscSF sf, PetscViewer viewer) {
+  SfHympi& h = data(sf);
+  PetscBool ascii;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
+  if (ascii)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  hympi strategy %s; broadcasts of double, float, PetscInt units %s\n",
+                                     name_of(h.strategy),
+                                     !sf->setupcalled ? "(not set up)" : h.exchange ? "through hympi" : "through basic"));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode duplicate(PetscSF sf, PetscSFDuplicateOption, PetscSF newsf) {
+  PetscFunctionBegin;
+  data(newsf).strategy = data(sf).strategy;
+  PetscFunctionReturn(0);
+}
+
+/// The unit, when hympi moves this broadcast.
+std::optional<Unit> moved_unit(SfHympi& h, MPI_Datatype unit, MPI_Op op) {
+  if (!h.exchange || op != MPI_REPLACE) return std::nullopt;
+  return unit_of(unit);
+}
+
+PetscErrorCode bcast_begin(PetscSF sf, MPI_Datatype unit, PetscMemType rootmtype, const void* rootdata,
+                           PetscMemType leafmtype, void* leafdata, MPI_Op op) {
+  SfHympi& h = data(sf);
+
+  PetscFunctionBegin;
+  if (PetscMemTypeHost(rootmtype) && PetscMemTypeHost(leafmtype))
+    if (std::optional<Unit> u = moved_unit(h, unit, op)) {
+      bool started = false;
+      PetscCall(guarded(sf, [&] {
+        started = h.exchange->begin(*u, rootdata, leafdata);
+        return PetscErrorCode(0);
+      }));
+      if (started) {
+        ++g_counts.bcasts_hympi;
+        PetscFunctionReturn(0);
+      }
+    }
+  ++g_counts.bcasts_basic;
+  PetscCall((*h.inner->ops->BcastBegin)(h.inner, unit, rootmtype, rootdata, leafmtype, leafdata, op));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode bcast_end(PetscSF sf, MPI_Datatype unit, const void* rootdata, void* leafdata, MPI_Op op) {
+  SfHympi& h = data(sf);
+
+  PetscFunctionBegin;
+  if (std::optional<Unit> u = moved_unit(h, unit, op)) {
+    bool ended = false;
+    PetscCall(guarded(sf, [&] {
+      ended = h.exchange->end(*u, rootdata, leafdata);
+      return PetscErrorCode(0);
+    }));
+    if (ended) PetscFunctionReturn(0);
+  }
+  PetscCall((*h.inner->ops->BcastEnd)(h.inner, unit, rootdata, leafdata, op));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode reduce_begin(PetscSF sf, MPI_Datatype unit, PetscMemType leafmtype, const void* leafdata,
+                            PetscMemType rootmtype, void* rootdata, MPI_Op op) {
+  PetscSF inner = data(sf).inner;
+  ++g_counts.reduces_basic;
+  return (*inner->ops->ReduceBegin)(inner, unit, leafmtype, leafdata, rootmtype, rootdata, op);
+}
+
+PetscErrorCode reduce_end(PetscSF sf, MPI_Datatype unit, const void* leafdata, void* rootdata, MPI_Op op) {
+  PetscSF inner = data(sf).inner;
+  return (*inner->ops->ReduceEnd)(inner, unit, leafdata, rootdata, op);
+}
+
+PetscErrorCode fetch_and_op_begin(PetscSF sf, MPI_Datatype unit, PetscMemType rootmtype, void* rootdata,
+                                  PetscMemType leafmtype, const void* leafdata, void* leafupdate, MPI_Op op) {
+  PetscSF inner = data(sf).inner;
+  ++g_counts.fetch_and_ops_basic;
+  return (*inner->ops->FetchAndOpBegin)(inner, unit, rootmtype, rootdata, leafmtype, leafdata, leafupdate, op);
+}
+
+PetscErrorCode fetch_and_op_end(PetscSF sf, MPI_Datatype unit, void* rootdata, const void* leafdata, void* leafupdate,
+                                MPI_Op op) {
+  PetscSF inner = data(sf).inner;
+  return (*inner->ops->FetchAndOpEnd)(inner, unit, rootdata, leafdata, leafupdate, op);
+}
+
+PetscErrorCode get_leaf_ranks(PetscSF sf, PetscInt* niranks, const PetscMPIInt** iranks, const PetscInt** ioffset,
+                              const PetscInt** irootloc) {
+  return PetscSFGetLeafRanks(data(sf).inner, niranks, iranks, ioffset, irootloc);
+}
+
+PetscErrorCode create(PetscSF sf) {
+  PetscFunctionBegin;
+  sf->ops->SetUp = set_up;
+  sf->ops->Reset = reset;
+  sf->ops->Destroy = destroy;
+  sf->ops->SetFromOptions = set_from_options;
+  sf->ops->View = view;
+  sf->ops->Duplicate = duplicate;
+  sf->ops->BcastBegin = bcast_begin;
+  sf->ops->BcastEnd = bcast_end;
+  sf->ops->ReduceBegin = reduce_begin;
+  sf->ops->ReduceEnd = reduce_end;
+  sf->ops->FetchAndOpBegin = fetch_and_op_begin;
+  sf->ops->FetchAndOpEnd = fetch_and_op_end;
+  sf->ops->GetLeafRanks = get_leaf_ranks;
+  sf->data = new SfHympi;
+  PetscFunctionReturn(0);
+}
+
+bool g_registered = false;
+
+PetscErrorCode finalize() {
+  PetscFunctionBegin;
+  free_context_key();
+  g_registered = false;  // PetscFinalize empties PETSc's type list
+  PetscFunctionReturn(0);
+}
+
+}  // namespace
+}  // namespace hympi::petsc
+
+PetscErrorCode HympiPetscInitialize(void) {
+  using namespace hympi::petsc;
+
+  PetscFunctionBegin;
+  if (g_registered) PetscFunctionReturn(0);
+  try {
+    create_context_key();
+  } catch (const std::exception& e) {
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "%s", e.what());
+  }
+  PetscCall(PetscSFRegister(PETSCSFHYMPI, create));
+  PetscCall(PetscRegisterFinalize(finalize));
+  g_registered = true;
+  g_counts = {};
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode HympiPetscGetCounts(HympiPetscCounts* counts) {
+  PetscFunctionBegin;
+  PetscValidPointer(counts, 1);
+  *counts = hympi::petsc::g_counts;
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,39 @@
+/* The harness of the PETSc test programs. A scenario runs twice in one process: with
+ * PetscSF type basic (the reference) and with the type under test (-sf_type on the command
+ * line, default hympi), recording what it computes; both records must be bit-identical on
+ * every rank, and the counts of HympiPetscGetCounts (summed over ranks) must show that
+ * hympi moved broadcasts and that the delegated paths the scenario expects ran. */
+#ifndef HYMPI_TESTS_PETSC_HARNESS_H
+#define HYMPI_TESTS_PETSC_HARNESS_H
+
+#include <petscvec.h>
+
+#include "hympi_petsc.h"
+
+/* What a scenario computed, as bytes. */
+typedef struct {
+  char  *data;
+  size_t size, capacity;
+} Record;
+
+PetscErrorCode RecordBytes(Record *record, const void *bytes, size_t size);
+/* The local array of `v`. */
+PetscErrorCode RecordVec(Record *record, Vec v);
+
+typedef PetscErrorCode (*Scenario)(MPI_Comm comm, Record *record);
+
+/* Runs `scenario` with basic, then with the type under test; `expect` holds the least
+ * count of each kind the test run must start (summed over ranks). Sets *ok on every rank. */
+PetscErrorCode RunScenario(MPI_Comm comm, const char *name, Scenario scenario, HympiPetscCounts expect, PetscBool *ok);
+
+/* Deterministic numbers, the same on every rank for the same state. */
+PetscInt TestRandom(unsigned *state, PetscInt bound);
+
+/* The scenarios (one file each). */
+PetscErrorCode ScenarioSF(MPI_Comm comm, Record *record);
+PetscErrorCode ScenarioGhost(MPI_Comm comm, Record *record);
+PetscErrorCode ScenarioDMDA(MPI_Comm comm, Record *record);
+PetscErrorCode ScenarioScatter(MPI_Comm comm, Record *record);
+PetscErrorCode ScenarioKSP(MPI_Comm comm, Record *record);
+
+#endif

@@ -1,0 +1,55 @@
+/* petsc_sf_tests [scenario ...]: the PETSc programs of tests/petsc (sf, ghost, dmda,
+ * scatter, ksp; all when none is named), each with PetscSF type basic and the type under
+ * test (harness.h). Prints "petsc-sf: all passed" and returns 0 when every one matched. */
+#include <string.h>
+
+#include "harness.h"
+
+typedef struct {
+  const char      *name;
+  Scenario         run;
+  HympiPetscCounts expect;     /* hympi broadcasts, basic broadcasts, reductions, fetch-and-ops */
+  PetscMPIInt      hympi_from; /* ranks from which it broadcasts at all (a sequential matrix does not) */
+} Entry;
+
+static const Entry entries[] = {
+  {"sf",      ScenarioSF,      {1, 1, 1, 1}, 1},
+  {"ghost",   ScenarioGhost,   {1, 0, 1, 0}, 1},
+  {"dmda",    ScenarioDMDA,    {1, 0, 1, 0}, 1},
+  {"scatter", ScenarioScatter, {1, 1, 1, 0}, 1},
+  {"ksp",     ScenarioKSP,     {1, 0, 0, 0}, 2},
+};
+
+/* Named on the command line (the arguments before the first option), or none named. */
+static PetscBool Chosen(int argc, char **argv, const char *name)
+{
+  PetscBool any = PETSC_FALSE;
+  int       a;
+
+  for (a = 1; a < argc && argv[a][0] != '-'; a++) {
+    if (!strcmp(argv[a], name)) return PETSC_TRUE;
+    any = PETSC_TRUE;
+  }
+  return any ? PETSC_FALSE : PETSC_TRUE;
+}
+
+int main(int argc, char **argv)
+{
+  PetscBool   all = PETSC_TRUE, ok;
+  PetscMPIInt size;
+  size_t      e;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  PetscCall(HympiPetscInitialize());
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  for (e = 0; e < sizeof entries / sizeof entries[0]; e++) {
+    HympiPetscCounts expect = entries[e].expect;
+    if (!Chosen(argc, argv, entries[e].name)) continue;
+    if (size < entries[e].hympi_from) expect.bcasts_hympi = 0;
+    PetscCall(RunScenario(PETSC_COMM_WORLD, entries[e].name, entries[e].run, expect, &ok));
+    if (!ok) all = PETSC_FALSE;
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, all ? "petsc-sf: all passed\n" : "petsc-sf: FAILED\n"));
+  PetscCall(PetscFinalize());
+  return all ? 0 : 1;
+}
