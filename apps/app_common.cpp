@@ -3,6 +3,8 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cstring>
 
 namespace hympi::apps {
@@ -104,6 +106,9 @@ void report(const Context& ctx, const std::string& app, const std::string& strat
   fmt::print("# {}  strategy={}  ranks={}  nodes={}\n", app, strategy, ctx.topology().world_size(),
              ctx.topology().node_count());
   fmt::print("iterations {}\nresidual {:.12e}\nchecksum {:.15e}\n", iterations, residual, checksum);
+  // Every bit of both, for the comparisons with examples/ and other runs.
+  fmt::print("bits residual {:016X} checksum {:016X}\n", std::bit_cast<std::uint64_t>(residual),
+             std::bit_cast<std::uint64_t>(checksum));
   fmt::print("# per iteration (us, max over ranks)   compute {:.2f}   ghost update {:.2f}   reductions {:.2f}"
              "   communication share {:.1f} %\n",
              t.compute_us, t.ghost_us, t.reduce_us, t.share_percent);
