@@ -1,18 +1,20 @@
 # Installs hympi into a scratch prefix, then builds and runs the consumer project with
-# find_package(hympi) (a C++ and a C program), checks that pkg-config finds hympi.pc, and
+# find_package(hympi) twice, as a C++-only and as a C-only project (a C++ and a C program), checks that pkg-config finds hympi.pc, and
 # builds the C program once more with the MPI C compiler and pkg-config's flags alone;
 # WITH_PETSC: the same for the component petsc (consumer_petsc, hympi_petsc.pc); the
 # component mapping when built (mapping_consumer, hympi-mapping.pc).
 include(${CMAKE_CURRENT_LIST_DIR}/install_scratch.cmake)
-run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build -DCMAKE_PREFIX_PATH=${prefix}
-    -DMPI_CXX_COMPILER=${MPI_CXX_COMPILER} -DMPI_C_COMPILER=${MPI_C_COMPILER})
-run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
-run(${MPIEXEC} -n 2 ${WORK_DIR}/build/consumer)
+foreach(language CXX C)  # a C++-only and a C-only project
+  run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build-${language} -DLANGUAGE=${language}
+      -DCMAKE_PREFIX_PATH=${prefix} -DMPI_CXX_COMPILER=${MPI_CXX_COMPILER} -DMPI_C_COMPILER=${MPI_C_COMPILER})
+  run(${CMAKE_COMMAND} --build ${WORK_DIR}/build-${language})
+endforeach()
+run(${MPIEXEC} -n 2 ${WORK_DIR}/build-CXX/consumer)
 set(consumer_output "${last_output}")
-run(${MPIEXEC} -n 2 ${WORK_DIR}/build/consumer_c)
+run(${MPIEXEC} -n 2 ${WORK_DIR}/build-C/consumer_c)
 set(consumer_c_output "${last_output}")
-if(EXISTS ${WORK_DIR}/build/mapping_consumer)  # hympi built with METIS: hympi::mapping
-  run(${WORK_DIR}/build/mapping_consumer)
+if(EXISTS ${WORK_DIR}/build-CXX/mapping_consumer)  # hympi built with METIS: hympi::mapping
+  run(${WORK_DIR}/build-CXX/mapping_consumer)
   string(APPEND consumer_output "${last_output}")
 endif()
 set(ENV{PKG_CONFIG_PATH} ${prefix}/lib/pkgconfig)
@@ -28,7 +30,7 @@ run(${MPIEXEC} -n 2 ${WORK_DIR}/consumer_pc)
 if(NOT last_output STREQUAL consumer_c_output)
   message(FATAL_ERROR "the C consumer built with pkg-config printed '${last_output}', not '${consumer_c_output}'")
 endif()
-if(EXISTS ${WORK_DIR}/build/mapping_consumer)
+if(EXISTS ${WORK_DIR}/build-CXX/mapping_consumer)
   run(pkg-config --libs hympi-mapping)
   string(FIND "${last_output}" "-lhympi_mapping" found)
   if(found LESS 0)
@@ -40,7 +42,7 @@ message("${consumer_output}; ${consumer_c_output} (find_package and pkg-config),
 # The component petsc (built where PETSc is on this MPI): find_package(hympi COMPONENTS
 # petsc) from C, and pkg-config hympi_petsc.
 if(WITH_PETSC)
-  run(${MPIEXEC} -n 2 ${WORK_DIR}/build/consumer_petsc)
+  run(${MPIEXEC} -n 2 ${WORK_DIR}/build-C/consumer_petsc)
   message("${last_output}")
   run(pkg-config --cflags --libs hympi_petsc)
   string(FIND "${last_output}" "-lhympi_petsc" found)
