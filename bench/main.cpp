@@ -1,5 +1,5 @@
 // hympi-bench: hympi against the MPI library's own operations, side by side in one launch.
-//   mpiexec -n 2 hympi-bench barrier|allreduce|dot|sync|affinity|halo|halo-grid|halo-mesh|stats|apps|petsc|all
+//   mpiexec -n 2 hympi-bench barrier|allreduce|dot|sync|affinity|halo|halo-grid|halo-mesh|stats|apps|petsc|bindings|all
 //                            [--outer 100] [--inner 100] [--rounds 5] [--json F] [--ranks-per-node K]
 //                            [--cached-data | --off-cache]
 #include <CLI/CLI.hpp>
@@ -10,6 +10,7 @@
 
 #include "app_data.hpp"
 #include "apps.hpp"
+#include "bindings.hpp"
 #include "collectives.hpp"
 #include "dot_sync.hpp"
 #include "grid_halo.hpp"
@@ -103,6 +104,9 @@ int main(int argc, char** argv) {
     petsc_sub->add_option("--size", mesh_size, "cube mesh element size");
     petsc_sub->add_option("--chunk", mesh_chunk, "values per point (1 or 3)")->check(CLI::PositiveNumber);
 #endif
+    auto* bindings = app.add_subcommand(
+        "bindings", "what the C API adds to a 1 KiB ghost update over the C++ call (one Halo, both layers, "
+                    "interleaved; the Fortran and Python programs in bench/bindings measure theirs over the C API)");
     auto* all = app.add_subcommand("all", "everything above (halo-grid and petsc on a 48^3 grid, halo-mesh at 0.03; "
                                           "--quick: 0.05)");
     app.require_subcommand(1);
@@ -166,6 +170,7 @@ int main(int argc, char** argv) {
       out["benchmarks"].push_back(hympi::bench::bench_halo_mesh(ctx, method, quick ? 0.05 : mesh_size, mesh_chunk, data));
 #endif
     if (apps->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_apps(ctx, rounds, quick));
+    if (bindings->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_bindings(ctx, method));
     if (petsc_sub->parsed() || all->parsed()) {
       hympi::bench::PetscBenchSpec spec;
       spec.ring_sizes = {1024, 4096, 16384, 65536, 262144, 1048576};

@@ -11,6 +11,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <algorithm>
+#include <chrono>
 #include <utility>
 #include <vector>
 
@@ -75,6 +76,23 @@ class Halo : public Child {
   void update(nb::handle vectors, nb::handle recv) {
     Arrays a = arrays(vectors, recv, "Halo.update");
     blocking([&] { return a.call(handle(), hympi_halo_update, hympi_halo_update_apart); });
+  }
+
+  /// Benchmark hook (bench/bindings/overhead.py): `count` updates of `vectors` through the
+  /// C API alone, in a C++ loop, timed there; seconds.
+  double time_c_updates(nb::handle vectors, int count) {
+    const Arrays a = arrays(vectors, nb::none(), "Halo._time_c_updates");
+    std::vector<void*> fields;
+    for (const ArrayRef& f : a.sends) fields.push_back(f.data());
+    double seconds = 0;
+    blocking([&] {
+      const auto start = std::chrono::steady_clock::now();
+      for (int i = 0; i < count; ++i)
+        if (const int code = hympi_halo_update(handle(), int(fields.size()), fields.data())) return code;
+      seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      return int(HYMPI_SUCCESS);
+    });
+    return seconds;
   }
 
   nb::object send_buffer(int neighbor) {
@@ -228,6 +246,8 @@ void bind_halo(nb::module_& m) {
       .def("update", &Halo::update, "vectors"_a, "recv"_a = nb::none(),
            nb::sig("def update(self, vectors: " HYMPY_VECTORS ", recv: " HYMPY_VECTORS " | None = None) -> None"),
            "begin(vectors, recv) then end(vectors, recv).")
+      .def("_time_c_updates", &Halo::time_c_updates, "vectors"_a, "count"_a,
+           "Benchmark hook: seconds for `count` updates through the C API alone (bench/bindings/overhead.py).")
       .def("acquire", [](Halo& h) { blocking([&] { return hympi_halo_acquire(h.handle()); }); },
            "Buffers mode: ends the reads of the previous update's receive buffers; then fill the send buffers.")
       .def("begin_buffers", [](Halo& h) { blocking([&] { return hympi_halo_begin_buffers(h.handle()); }); },

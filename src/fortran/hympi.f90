@@ -64,4 +64,6 @@ module hympi
   ! structured grids
   public :: hympi_grid_create, hympi_grid_free, hympi_grid_block, hympi_grid_pattern, hympi_grid_cart, &
             hympi_block_index
+  ! the C API's handles, for C code called from Fortran
+  public :: hympi_c_handle
 end module hympi

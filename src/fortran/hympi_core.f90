@@ -84,10 +84,18 @@ module hympi_core
             hympi_halo_begin_buffers, hympi_halo_end_buffers
   public :: hympi_grid_create, hympi_grid_free, hympi_grid_block, hympi_grid_pattern, hympi_grid_cart, &
             hympi_block_index
+  public :: hympi_c_handle
   ! --- for the typed procedures (hympi_typed.inc) only --------------------------------
   public :: finish, any_allreduce, any_allreduce_in_place, any_reduce, any_bcast, any_halo_vectors, &
             any_halo_apart, any_field, any_halo_buffer, any_halo_shared_field
   public :: HALO_BEGIN, HALO_END, HALO_UPDATE
+
+  ! The C API's handle of an object (hympi_context, hympi_pattern, hympi_halo, hympi_grid
+  ! of include/hympi.h; c_null_ptr for no object), for C code a Fortran program calls; the
+  ! object stays the Fortran handle's: free it from Fortran.
+  interface hympi_c_handle
+    module procedure context_c_handle, pattern_c_handle, halo_c_handle, grid_c_handle
+  end interface hympi_c_handle
 
   ! Phases of a vectors-mode call.
   integer, parameter :: HALO_BEGIN = 1, HALO_END = 2, HALO_UPDATE = 3
@@ -590,4 +598,23 @@ module hympi_core
       integer :: id
     end function hympi_block_index
   end interface
+
+contains
+
+  type(c_ptr) pure function context_c_handle(context) result(ptr)
+    type(hympi_context), intent(in) :: context
+    ptr = context%ptr
+  end function context_c_handle
+  type(c_ptr) pure function pattern_c_handle(pattern) result(ptr)
+    type(hympi_pattern), intent(in) :: pattern
+    ptr = pattern%ptr
+  end function pattern_c_handle
+  type(c_ptr) pure function halo_c_handle(halo) result(ptr)
+    type(hympi_halo), intent(in) :: halo
+    ptr = halo%ptr
+  end function halo_c_handle
+  type(c_ptr) pure function grid_c_handle(grid) result(ptr)
+    type(hympi_grid), intent(in) :: grid
+    ptr = grid%ptr
+  end function grid_c_handle
 end module hympi_core

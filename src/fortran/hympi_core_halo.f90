@@ -149,13 +149,14 @@ contains
   end function run_phase
 
   ! The address of each field of x (one: x; k > 1: x(..., f) along x's last dimension of
-  ! extent k), each checked to hold `needed` elements (`need` names them).
+  ! extent k), each checked to hold `needed` elements (`need` names them). `vectors` has
+  ! max(halo%fields, 1) entries: the callers' automatic arrays (no allocation per call).
   integer function field_addresses(halo, x, what, needed, need, where, vectors) result(code)
     type(hympi_halo), intent(in) :: halo
     type(*), dimension(..), intent(in), target :: x
     character(*), intent(in) :: what, need, where
     integer(c_size_t), intent(in) :: needed
-    type(c_ptr), allocatable, intent(out) :: vectors(:)
+    type(c_ptr), intent(out) :: vectors(:)
     type(c_ptr) :: at
     integer(c_size_t) :: elements, stride
     integer :: f
@@ -179,14 +180,13 @@ contains
     end if
     code = check_length(stride, needed, what, need, where)
     if (code /= HYMPI_SUCCESS) return
-    allocate (vectors(max(halo%fields, 1)))
     do f = 1, size(vectors)
       vectors(f) = advance(at, int(f - 1, c_size_t) * stride * element_bytes(halo%datatype))
     end do
   end function field_addresses
 
   module procedure any_halo_vectors
-    type(c_ptr), allocatable :: vectors(:)
+    type(c_ptr) :: vectors(max(halo%fields, 1))
     code = check_halo(halo, datatype, where)
     if (code == HYMPI_SUCCESS) &
       code = field_addresses(halo, x, 'the array', halo%elements, 'local_points * chunk', where, vectors)
@@ -194,7 +194,7 @@ contains
   end procedure any_halo_vectors
 
   module procedure any_halo_apart
-    type(c_ptr), allocatable :: sends(:), recvs(:)
+    type(c_ptr) :: sends(max(halo%fields, 1)), recvs(max(halo%fields, 1))
     code = check_halo(halo, datatype, where)
     if (code == HYMPI_SUCCESS) &
       code = field_addresses(halo, send, 'the send array', halo%elements, 'send_points * chunk', where, sends)

@@ -206,6 +206,11 @@ def main():
                 check(r, {"n": int, "hympi_mflops": float, "MPI_mflops": float}, f"{where}.rows[{j}]", errors)
         elif kind == "sync":
             check(bench, {"hympi": dict, "mpi": dict}, where, errors)
+        elif kind == "bindings":
+            check(bench, {"bytes": int, "outer": int, "inner": int, "results": list, "c_over_cxx_ns": float},
+                  where, errors)
+            for j, r in enumerate(bench.get("results", [])):
+                check(r, dict(TIMED, valid=bool), f"{where}.results[{j}]", errors)
         else:
             errors.append(f"{where}: unknown benchmark kind")
     for kind in filter(None, args.expect.split(",")):
