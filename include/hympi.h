@@ -16,9 +16,13 @@
  * this API and it never aborts on its own (the watchdog, HYMPI_TIMEOUT, still ends a job
  * whose peer stopped calling). Errors of collective calls (arguments that differ between
  * ranks, bad input some rank saw) are returned on every rank with the same message, as
- * the C++ API throws them; an argument only this rank can see is wrong (a NULL handle or
- * pointer, an unknown enum value or name) is returned on this rank alone, before any
- * communication. After MPI_Finalize (which releases the objects of live handles), in a
+ * the C++ API throws them. An argument only this rank can see is wrong (a NULL pointer, an
+ * unknown enum value or name): HYMPI_ERR_ARGUMENT. In the collective set-ups
+ * (hympi_context_create*, hympi_pattern_from_*, hympi_halo_create*, hympi_grid_create*)
+ * it is returned on every rank of the set-up, with every such rank's reason ("hympi: Halo
+ * set-up refused on rank 3: hympi_halo_create: argument 'strategy' is 10; ..."), so no rank
+ * waits for one that gave up; elsewhere, and for a NULL handle (which
+ * names no communicator), on this rank alone, before any communication. After MPI_Finalize (which releases the objects of live handles), in a
  * program that made any hympi object, every function but the hympi_*_free ones returns
  * HYMPI_ERR_USAGE and touches nothing.
  *
@@ -199,9 +203,12 @@ typedef struct hympi_halo_stats {
   size_t intranode_bytes;
 } hympi_halo_stats;
 
-/* Collective; same strategy, fields, mode and pattern on every rank. */
+/* Collective; same strategy, fields, mode and pattern on every rank. _named: the strategy
+ * by name ("shm", ...; as HYMPI_* variables and the C++ API spell it). */
 int hympi_halo_create(hympi_pattern pattern, hympi_strategy strategy, int fields, hympi_halo_mode mode,
                       hympi_halo* halo);
+int hympi_halo_create_named(hympi_pattern pattern, const char* strategy, int fields, hympi_halo_mode mode,
+                            hympi_halo* halo);
 /* Collective. */
 int hympi_halo_free(hympi_halo* halo);
 /* What runs (automatic's choice) and what was asked for. */
@@ -251,9 +258,12 @@ typedef struct hympi_block {
   int owned_points;
 } hympi_block;
 
-/* Collective. ndims (2 or 3) extents in global, as the stencil needs. */
+/* Collective. ndims (2 or 3) extents in global, as the stencil needs. _named: the stencil
+ * by name ("star5", "19", ...). */
 int hympi_grid_create(hympi_context context, int ndims, const int* global, hympi_stencil stencil, int width,
                       int reorder, int chunk, hympi_datatype type, hympi_grid* grid);
+int hympi_grid_create_named(hympi_context context, int ndims, const int* global, const char* stencil, int width,
+                            int reorder, int chunk, hympi_datatype type, hympi_grid* grid);
 /* Collective. */
 int hympi_grid_free(hympi_grid* grid);
 int hympi_grid_block(hympi_grid grid, hympi_block* block);

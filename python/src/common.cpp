@@ -65,13 +65,6 @@ hympi_op to_op(const OpArg& op) {
   return from_name<hympi_op>(std::get<std::string>(op), 4, hympi_op_name, "op");
 }
 
-hympi_strategy to_strategy(const StrategyArg& strategy) {
-  if (auto* value = std::get_if<hympi_strategy>(&strategy)) return *value;
-  hympi_strategy result;
-  check(hympi_strategy_from_name(std::get<std::string>(strategy).c_str(), &result));
-  return result;
-}
-
 hympi_stencil to_stencil(const StencilArg& stencil) {
   if (auto* value = std::get_if<hympi_stencil>(&stencil)) return *value;
   hympi_stencil result;

@@ -41,7 +41,6 @@ using StrategyArg = std::variant<hympi_strategy, std::string>;
 using StencilArg = std::variant<hympi_stencil, std::string>;
 using ModeArg = std::variant<hympi_halo_mode, std::string>;
 hympi_op to_op(const OpArg& op);
-hympi_strategy to_strategy(const StrategyArg& strategy);
 hympi_stencil to_stencil(const StencilArg& stencil);
 hympi_halo_mode to_mode(const ModeArg& mode);
 

@@ -18,12 +18,21 @@ class CartesianGrid : public Child {
  public:
   CartesianGrid(Context& ctx, const std::vector<int>& global, const StencilArg& stencil, int width, bool reorder,
                 int chunk, nb::handle dtype)
-      : Child(ctx), stencil_(to_stencil(stencil)) {
+      : Child(ctx) {
     const hympi_datatype type = to_datatype(dtype);
-    blocking([&] {
-      return hympi_grid_create(ctx.handle(), static_cast<int>(global.size()), global.data(), stencil_, width,
-                               reorder ? 1 : 0, chunk, type, &handle_);
-    });
+    const int n = static_cast<int>(global.size());
+    // A name goes to the C API as it is: an unknown one on some ranks is an error on every rank.
+    if (const auto* name = std::get_if<std::string>(&stencil))
+      blocking([&] {
+        return hympi_grid_create_named(ctx.handle(), n, global.data(), name->c_str(), width, reorder ? 1 : 0, chunk,
+                                       type, &handle_);
+      });
+    else
+      blocking([&] {
+        return hympi_grid_create(ctx.handle(), n, global.data(), std::get<hympi_stencil>(stencil), width,
+                                 reorder ? 1 : 0, chunk, type, &handle_);
+      });
+    stencil_ = to_stencil(stencil);  // valid now
   }
   ~CartesianGrid() override { free_quietly("CartesianGrid"); }
 
@@ -63,7 +72,7 @@ class CartesianGrid : public Child {
     blocking([&] { return hympi_grid_free(&handle_); });
   }
 
-  hympi_stencil stencil_;
+  hympi_stencil stencil_{};
   hympi_grid handle_ = nullptr;
   nb::object pattern_;
 };

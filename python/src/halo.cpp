@@ -29,8 +29,11 @@ class Halo : public Child {
   Halo(Pattern& pattern, const StrategyArg& strategy, int fields, const ModeArg& mode)
       : Child(pattern.context()), pattern_object_(nb::find(&pattern)), mode_(to_mode(mode)),
         type_(pattern.type()), elements_(pattern.array_elements()), apart_(pattern.apart()) {
-    const hympi_strategy requested = to_strategy(strategy);
-    blocking([&] { return hympi_halo_create(pattern.handle(), requested, fields, mode_, &handle_); });
+    // A name goes to the C API as it is: an unknown one on some ranks is an error on every rank.
+    if (const auto* name = std::get_if<std::string>(&strategy))
+      blocking([&] { return hympi_halo_create_named(pattern.handle(), name->c_str(), fields, mode_, &handle_); });
+    else
+      blocking([&] { return hympi_halo_create(pattern.handle(), std::get<hympi_strategy>(strategy), fields, mode_, &handle_); });
     views_possible_ = mode_ == HYMPI_MODE_BUFFERS || this->strategy().first == HYMPI_STRATEGY_SHM_DIRECT;
   }
   ~Halo() override { free_quietly("Halo"); }

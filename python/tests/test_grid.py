@@ -8,7 +8,7 @@ import pytest
 from mpi4py import MPI
 
 import hympi
-from conftest import raises_here
+from conftest import raises_everywhere, raises_here
 
 REACH = {"star5": 1, "star7": 1, "star19": 2, "box9": 3, "box27": 3}  # ghost dimensions a stencil reads
 
@@ -63,4 +63,7 @@ def test_grid(ctx, comm, stencil, global_, width, chunk):
 
 def test_grid_errors(ctx):
     raises_here(lambda: hympi.CartesianGrid(ctx, [8, 8], "star11"), "unknown stencil 'star11'")
+    last = ctx.size - 1  # a stencil name only it got wrong: the error on every rank, naming it
+    raises_everywhere(lambda: hympi.CartesianGrid(ctx, [8, 8], "star11" if ctx.rank == last else "star5"),
+                      f"^hympi: CartesianGrid set-up refused on rank {last}: hympi_grid_create_named: hympi: unknown stencil 'star11'")
     raises_here(lambda: hympi.CartesianGrid(ctx, [8, 8], "star5", dtype=np.float16), "float16", TypeError)

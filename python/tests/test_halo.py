@@ -286,6 +286,9 @@ def test_setup_errors(ctx, graph, comm):
     lists = [(0, [], [0])] if r == 1 else ([(1, [], [])] if r == 0 else [])
     raises_everywhere(lambda: hympi.Pattern.from_lists(ctx, 2, lists), "")
     raises_everywhere(lambda: hympi.Halo(pattern, "shm" if r else "flat_mpi"), "strateg")
+    last = comm.size - 1  # a strategy name only it got wrong: the error on every rank, naming it
+    raises_everywhere(lambda: hympi.Halo(pattern, "fastest" if r == last else "shm"),
+                      f"^hympi: Halo set-up refused on rank {last}: hympi_halo_create_named: hympi: unknown ghost-update strategy 'fastest'")
     raises_everywhere(lambda: hympi.Halo(pattern, "neighbor", mode="buffers"), "buffers")
     raises_everywhere(lambda: hympi.CartesianGrid(ctx, [8, 8, 8], "star5"), "")
     with hympi.Halo(pattern, "shm") as halo:  # the Context still works

@@ -4,9 +4,11 @@
 // handles and pointers), checked_range() (enum values and flags coming from C) and
 // free_handle().
 //
-// Invariant: an argument error (ArgumentError, HYMPI_ERR_ARGUMENT) is thrown only before a
-// function's first communication, so it leaves the other ranks where they were; errors of
-// collective calls come from the C++ API as hympi::Error, on every rank at once.
+// Invariant: an argument error (ArgumentError, HYMPI_ERR_ARGUMENT) of a local call, or of a
+// collective one whose handle gives no communicator, is thrown before any communication,
+// so it leaves the other ranks where they were; a collective set-up's argument errors go
+// through check_collectively, to every rank of it; errors of collective calls come from
+// the C++ API as hympi::Error, on every rank at once.
 #pragma once
 
 #include <cstddef>
@@ -49,6 +51,26 @@ class ArgumentError : public std::invalid_argument {
 /// hympi::Error: USAGE, std::bad_alloc: NO_MEMORY, anything else: INTERNAL) with its
 /// message stored as the calling thread's last error. `function`: the C function's name.
 int guard(const char* function, core::FunctionRef<void()> body) noexcept;
+
+/// `parse(name)` (a C++ name parser, e.g. hympi::strategy_from_name); a NULL name (the
+/// argument `argument`) or an unknown one is an ArgumentError, the latter listing the valid
+/// names.
+template <class Parse>
+auto from_name(Parse parse, const char* name, const char* argument) {
+  if (!name) throw ArgumentError(std::string("argument '") + argument + "' is NULL");
+  try {
+    return parse(name);
+  } catch (const Error& e) {
+    throw ArgumentError(e.what());
+  }
+}
+
+/// The argument checks of a collective set-up, run on `comm` before the C++ set-up whose
+/// agreement is named `setup` ("Halo"): when `checks` throws (an ArgumentError, or a
+/// hympi::Error of this rank alone such as a malformed HYMPI_* variable), this rank joins
+/// that agreement with the reason (mpi::refuse_setup), so the ranks already inside the
+/// set-up return the error too: HYMPI_ERR_ARGUMENT, the same message on every rank.
+void check_collectively(const char* function, MPI_Comm comm, const char* setup, core::FunctionRef<void()> checks);
 
 /// *pointer, or ArgumentError naming `argument` when `pointer` is NULL.
 template <class T>

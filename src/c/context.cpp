@@ -11,12 +11,17 @@ namespace {
 hympi::Context& context_of(hympi_context context) { return require(context, "context").context; }
 
 /// Collective: a new context over `comm` (options NULL: from the environment).
-void create(MPI_Comm comm, const hympi_options* options, hympi_context* context) {
-  hympi_context& out = require(context, "context");
-  out = nullptr;
+/// Its errors: a null communicator on this rank alone; the options (and the HYMPI_*
+/// variables they come from) on every rank of `comm` (check_collectively).
+void create(const char* function, MPI_Comm comm, const hympi_options* options, hympi_context* context) {
+  if (context) *context = nullptr;
   if (comm == MPI_COMM_NULL) throw hympi::c::ArgumentError("argument 'comm' is MPI_COMM_NULL");
-  const hympi::Options o = options ? hympi::c::to_options(*options) : hympi::Options::from_env();
-  out = new hympi_context_s{hympi::Context(comm, o)};
+  hympi::Options o;
+  hympi::c::check_collectively(function, comm, "Context", [&] {
+    require(context, "context");
+    o = options ? hympi::c::to_options(*options) : hympi::Options::from_env();
+  });
+  *context = new hympi_context_s{hympi::Context(comm, o)};
 }
 
 /// One of the context's communicators.
@@ -35,11 +40,13 @@ MPI_Comm comm_of(hympi_context context, const hympi_comm_kind& kind) {
 extern "C" {
 
 int hympi_context_create(MPI_Comm comm, const hympi_options* options, hympi_context* context) {
-  return guard(__func__, [&] { create(comm, options, context); });
+  const char* function = __func__;
+  return guard(function, [&] { create(function, comm, options, context); });
 }
 
 int hympi_context_create_f(MPI_Fint comm, const hympi_options* options, hympi_context* context) {
-  return guard(__func__, [&] { create(MPI_Comm_f2c(comm), options, context); });
+  const char* function = __func__;
+  return guard(function, [&] { create(function, MPI_Comm_f2c(comm), options, context); });
 }
 
 int hympi_context_free(hympi_context* context) {

@@ -36,13 +36,8 @@ const char* name_if_valid(const CEnum& value, int count) {
 /// unknown name is an argument error listing the valid ones.
 template <class CEnum, class Parse>
 void parse_name(const char* name, CEnum* value, Parse parse) {
-  require(name, "name");
   CEnum& out = require(value, "result");
-  try {
-    out = CEnum(parse(name));
-  } catch (const Error& e) {
-    throw ArgumentError(e.what());
-  }
+  out = CEnum(from_name(parse, name, "name"));
 }
 
 }  // namespace

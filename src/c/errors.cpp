@@ -7,6 +7,7 @@
 
 #include "c/c_api.hpp"
 #include "hympi/detail/finalize_guard.hpp"
+#include "mpi/support/setup_agreement.hpp"
 
 namespace hympi::c {
 namespace {
@@ -46,6 +47,9 @@ int guard(const char* function, core::FunctionRef<void()> body) noexcept {
     return HYMPI_SUCCESS;
   } catch (const ArgumentError& e) {
     return fail(HYMPI_ERR_ARGUMENT, function, ": ", e.what());
+  } catch (const mpi::SetupRefused& e) {
+    // Every rank's reasons, each already naming its function.
+    return fail(HYMPI_ERR_ARGUMENT, "", "", e.what());
   } catch (const Error& e) {
     // The C++ message as is: the same on every rank for a collective error.
     return fail(HYMPI_ERR_USAGE, "", "", e.what());
@@ -57,6 +61,19 @@ int guard(const char* function, core::FunctionRef<void()> body) noexcept {
     return fail(HYMPI_ERR_INTERNAL, function, ": internal error (a bug in hympi: please report it): ",
                 "an exception of unknown type");
   }
+}
+
+void check_collectively(const char* function, MPI_Comm comm, const char* setup, core::FunctionRef<void()> checks) {
+  std::string reason;
+  try {
+    checks();
+    return;
+  } catch (const ArgumentError& e) {
+    reason = std::string(function) + ": " + e.what();
+  } catch (const Error& e) {
+    reason = std::string(function) + ": " + e.what();
+  }
+  mpi::refuse_setup(comm, setup, reason);
 }
 
 }  // namespace hympi::c

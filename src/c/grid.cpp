@@ -12,23 +12,45 @@ namespace {
 
 const hympi::CartesianGrid& grid_of(hympi_grid grid) { return require(grid, "grid").grid; }
 
+/// Collective: a new grid with the stencil `stencil()` gives (it may throw an
+/// ArgumentError). Without a context there is no communicator: that error is this rank's
+/// alone; the others reach every rank of the context (check_collectively).
+template <class StencilOf>
+int create(const char* function, hympi_context context, int ndims, const int* global, StencilOf stencil, int width,
+           int reorder, int chunk, const hympi_datatype& type, hympi_grid* grid) {
+  return guard(function, [&] {
+    if (grid) *grid = nullptr;
+    hympi::Context& ctx = require(context, "context").context;
+    std::size_t n = 0;
+    hympi::Stencil s{};
+    hympi::Datatype t{};
+    hympi::c::check_collectively(function, ctx.topology().world(), "CartesianGrid", [&] {
+      require(grid, "grid");
+      // The extents' count is checked against the stencil by the C++ API, on every rank.
+      n = std::size_t(hympi::c::checked_range(ndims, 1, 3, "ndims", "2 or 3, as the stencil needs"));
+      hympi::c::require_array(global, n, "global");
+      s = stencil();
+      t = hympi::c::to_datatype(type);
+    });
+    *grid = new hympi_grid_s{hympi::CartesianGrid(ctx, std::span(global, n), s, width, reorder != 0, chunk, t)};
+  });
+}
+
 }  // namespace
 
 extern "C" {
 
 int hympi_grid_create(hympi_context context, int ndims, const int* global, hympi_stencil stencil, int width,
                       int reorder, int chunk, hympi_datatype type, hympi_grid* grid) {
-  return guard(__func__, [&] {
-    hympi_grid& out = require(grid, "grid");
-    out = nullptr;
-    hympi::Context& ctx = require(context, "context").context;
-    // The extents' count is checked against the stencil by the C++ API, on every rank.
-    const auto n = std::size_t(hympi::c::checked_range(ndims, 1, 3, "ndims", "2 or 3, as the stencil needs"));
-    hympi::c::require_array(global, n, "global");
-    const hympi::Stencil s = hympi::c::to_stencil(stencil);
-    const hympi::Datatype t = hympi::c::to_datatype(type);
-    out = new hympi_grid_s{hympi::CartesianGrid(ctx, std::span(global, n), s, width, reorder != 0, chunk, t)};
-  });
+  return create(__func__, context, ndims, global, [&] { return hympi::c::to_stencil(stencil); }, width, reorder,
+                chunk, type, grid);
+}
+
+int hympi_grid_create_named(hympi_context context, int ndims, const int* global, const char* stencil, int width,
+                            int reorder, int chunk, hympi_datatype type, hympi_grid* grid) {
+  return create(__func__, context, ndims, global, [&] {
+    return hympi::c::from_name(hympi::stencil_from_name, stencil, "stencil");
+  }, width, reorder, chunk, type, grid);
 }
 
 int hympi_grid_free(hympi_grid* grid) {

@@ -36,20 +36,40 @@ void buffer(hympi_halo halo, int neighbor, bool send, Data** data, size_t* eleme
   });
 }
 
+/// Collective: a new Halo of `pattern` with the strategy `strategy()` gives (it may throw
+/// an ArgumentError). Without a pattern there is no communicator: that error is this
+/// rank's alone; the others reach every rank of the pattern's context (check_collectively).
+template <class StrategyOf>
+int create(const char* function, hympi_pattern pattern, StrategyOf strategy, int fields, const hympi_halo_mode& mode,
+           hympi_halo* halo) {
+  return guard(function, [&] {
+    if (halo) *halo = nullptr;
+    const hympi::Pattern& p = require(pattern, "pattern").pattern;
+    hympi::Strategy s{};
+    hympi::HaloMode m{};
+    hympi::c::check_collectively(function, p.context().topology().world(), "Halo", [&] {
+      require(halo, "halo");
+      s = strategy();
+      m = hympi::c::to_mode(mode);
+    });
+    *halo = new hympi_halo_s{hympi::Halo(p, s, fields, m), p.type()};
+  });
+}
+
 }  // namespace
 
 extern "C" {
 
 int hympi_halo_create(hympi_pattern pattern, hympi_strategy strategy, int fields, hympi_halo_mode mode,
                       hympi_halo* halo) {
-  return guard(__func__, [&] {
-    hympi_halo& out = require(halo, "halo");
-    out = nullptr;
-    const hympi::Pattern& p = require(pattern, "pattern").pattern;
-    const hympi::Strategy s = hympi::c::to_strategy(strategy);
-    const hympi::HaloMode m = hympi::c::to_mode(mode);
-    out = new hympi_halo_s{hympi::Halo(p, s, fields, m), p.type()};
-  });
+  return create(__func__, pattern, [&] { return hympi::c::to_strategy(strategy); }, fields, mode, halo);
+}
+
+int hympi_halo_create_named(hympi_pattern pattern, const char* strategy, int fields, hympi_halo_mode mode,
+                            hympi_halo* halo) {
+  return create(__func__, pattern, [&] {
+    return hympi::c::from_name(hympi::strategy_from_name, strategy, "strategy");
+  }, fields, mode, halo);
 }
 
 int hympi_halo_free(hympi_halo* halo) {

@@ -43,17 +43,33 @@ std::vector<hympi::NeighborLists> copy_all(int neighbor_count, const hympi_neigh
   return lists;
 }
 
-/// Either form of lists: the handle out (NULL until made), the context and the copied
-/// lists checked, then `make(context, lists)`.
+/// Collective: the handle out (NULL until made), the context, then `checks()` (the
+/// arguments; their errors reach every rank of the context: check_collectively), then
+/// `make(context)`.
+template <class Checks, class Make>
+int create(const char* function, hympi_context context, hympi_pattern* pattern, Checks checks, Make make) {
+  return guard(function, [&] {
+    if (pattern) *pattern = nullptr;
+    hympi::Context& ctx = require(context, "context").context;
+    hympi::c::check_collectively(function, ctx.topology().world(), "Pattern", [&] {
+      require(pattern, "pattern");
+      checks();
+    });
+    give(make(ctx), *pattern);
+  });
+}
+
+/// Either form of lists: the copied lists and the element type checked, then
+/// `make(context, lists, type)`.
 template <class Make>
 int from_lists(const char* function, hympi_context context, int neighbor_count, const hympi_neighbor_lists* neighbors,
-               hympi_pattern* pattern, Make make) {
-  return guard(function, [&] {
-    hympi_pattern& out = require(pattern, "pattern");
-    out = nullptr;
-    hympi::Context& ctx = require(context, "context").context;
-    give(make(ctx, copy_all(neighbor_count, neighbors)), out);
-  });
+               const hympi_datatype& type, hympi_pattern* pattern, Make make) {
+  std::vector<hympi::NeighborLists> lists;
+  hympi::Datatype t{};
+  return create(function, context, pattern, [&] {
+    lists = copy_all(neighbor_count, neighbors);
+    t = hympi::c::to_datatype(type);
+  }, [&](hympi::Context& ctx) { return make(ctx, std::move(lists), t); });
 }
 
 }  // namespace
@@ -63,31 +79,32 @@ extern "C" {
 int hympi_pattern_from_lists(hympi_context context, int local_points, int neighbor_count,
                              const hympi_neighbor_lists* neighbors, int chunk, hympi_datatype type,
                              hympi_pattern* pattern) {
-  return from_lists(__func__, context, neighbor_count, neighbors, pattern, [&](hympi::Context& ctx, auto lists) {
-    return hympi::Pattern::from_lists(ctx, local_points, std::move(lists), chunk, hympi::c::to_datatype(type));
-  });
+  return from_lists(__func__, context, neighbor_count, neighbors, type, pattern,
+                    [&](hympi::Context& ctx, auto lists, hympi::Datatype t) {
+                      return hympi::Pattern::from_lists(ctx, local_points, std::move(lists), chunk, t);
+                    });
 }
 
 int hympi_pattern_from_lists_apart(hympi_context context, int send_points, int recv_points, int neighbor_count,
                                    const hympi_neighbor_lists* neighbors, int chunk, hympi_datatype type,
                                    hympi_pattern* pattern) {
-  return from_lists(__func__, context, neighbor_count, neighbors, pattern, [&](hympi::Context& ctx, auto lists) {
-    return hympi::Pattern::from_lists_apart(ctx, send_points, recv_points, std::move(lists), chunk,
-                                            hympi::c::to_datatype(type));
-  });
+  return from_lists(__func__, context, neighbor_count, neighbors, type, pattern,
+                    [&](hympi::Context& ctx, auto lists, hympi::Datatype t) {
+                      return hympi::Pattern::from_lists_apart(ctx, send_points, recv_points, std::move(lists), chunk, t);
+                    });
 }
 
 int hympi_pattern_from_owners(hympi_context context, int local_points, const int64_t* global_ids,
                               const int* owners, int chunk, hympi_datatype type, hympi_pattern* pattern) {
-  return guard(__func__, [&] {
-    hympi_pattern& out = require(pattern, "pattern");
-    out = nullptr;
-    hympi::Context& ctx = require(context, "context").context;
-    const std::size_t points = count_of(local_points, "local_points");
+  std::size_t points = 0;
+  hympi::Datatype t{};
+  return create(__func__, context, pattern, [&] {
+    points = count_of(local_points, "local_points");
     require_array(global_ids, points, "global_ids");
     require_array(owners, points, "owners");
-    const hympi::Datatype t = hympi::c::to_datatype(type);
-    give(hympi::Pattern::from_owners(ctx, std::span(global_ids, points), std::span(owners, points), chunk, t), out);
+    t = hympi::c::to_datatype(type);
+  }, [&](hympi::Context& ctx) {
+    return hympi::Pattern::from_owners(ctx, std::span(global_ids, points), std::span(owners, points), chunk, t);
   });
 }
 

@@ -131,12 +131,13 @@ module hympi_c_api
   public :: c_hympi_pattern_from_lists, c_hympi_pattern_from_lists_apart, c_hympi_pattern_from_owners, &
             c_hympi_pattern_free, c_hympi_pattern_info, c_hympi_pattern_points, c_hympi_pattern_neighbor, &
             c_hympi_order_local_ids
-  public :: c_hympi_halo_create, c_hympi_halo_free, c_hympi_halo_strategy, c_hympi_halo_fields, &
+  public :: c_hympi_halo_create, c_hympi_halo_create_named, c_hympi_halo_free, c_hympi_halo_strategy, c_hympi_halo_fields, &
             c_hympi_halo_stats_get, c_hympi_halo_trials, c_hympi_halo_begin, c_hympi_halo_end, c_hympi_halo_update, &
             c_hympi_halo_begin_apart, c_hympi_halo_end_apart, c_hympi_halo_update_apart, &
             c_hympi_halo_acquire, c_hympi_halo_begin_buffers, c_hympi_halo_end_buffers, c_hympi_halo_send_buffer, &
             c_hympi_halo_recv_buffer, c_hympi_halo_shared_field
-  public :: c_hympi_grid_create, c_hympi_grid_free, c_hympi_grid_block, c_hympi_grid_pattern, c_hympi_grid_cart_f
+  public :: c_hympi_grid_create, c_hympi_grid_create_named, c_hympi_grid_free, c_hympi_grid_block, c_hympi_grid_pattern, &
+            c_hympi_grid_cart_f
 
   interface
     ! C's strlen, to read the library's NUL-terminated strings.
@@ -352,6 +353,15 @@ module hympi_c_api
       type(c_ptr), intent(out) :: halo
       integer(c_int) :: code
     end function c_hympi_halo_create
+    function c_hympi_halo_create_named(pattern, strategy, fields, mode, halo) bind(c, name="hympi_halo_create_named") &
+        result(code)
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: pattern
+      character(kind=c_char), intent(in) :: strategy(*)
+      integer(c_int), value :: fields, mode
+      type(c_ptr), intent(out) :: halo
+      integer(c_int) :: code
+    end function c_hympi_halo_create_named
     function c_hympi_halo_free(halo) bind(c, name="hympi_halo_free") result(code)
       import :: c_int, c_ptr
       type(c_ptr), intent(inout) :: halo
@@ -478,6 +488,17 @@ module hympi_c_api
       type(c_ptr), intent(out) :: grid
       integer(c_int) :: code
     end function c_hympi_grid_create
+    function c_hympi_grid_create_named(context, ndims, global, stencil, width, reorder, chunk, datatype, grid) &
+        bind(c, name="hympi_grid_create_named") result(code)
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: context
+      integer(c_int), value :: ndims
+      integer(c_int), intent(in) :: global(*)
+      character(kind=c_char), intent(in) :: stencil(*)
+      integer(c_int), value :: width, reorder, chunk, datatype
+      type(c_ptr), intent(out) :: grid
+      integer(c_int) :: code
+    end function c_hympi_grid_create_named
     function c_hympi_grid_free(grid) bind(c, name="hympi_grid_free") result(code)
       import :: c_int, c_ptr
       type(c_ptr), intent(inout) :: grid

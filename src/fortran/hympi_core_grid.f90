@@ -6,26 +6,27 @@ submodule (hympi_core) hympi_core_grid
 contains
 
   module procedure grid_create_enum
-    integer(c_int) :: c_reorder
-    c_reorder = 0
-    if (present(reorder)) then
-      if (reorder) c_reorder = 1
-    end if
     call finish(c_code(c_hympi_grid_create(context%ptr, int(size(global), c_int), int(global, c_int), &
-                                           int(stencil, c_int), value_or(width, 1), c_reorder, value_or(chunk, 1), &
-                                           value_or(datatype, HYMPI_FLOAT64), grid%ptr)), ierr)
+                                           int(stencil, c_int), value_or(width, 1), reorder_flag(reorder), &
+                                           value_or(chunk, 1), value_or(datatype, HYMPI_FLOAT64), grid%ptr)), ierr)
   end procedure grid_create_enum
 
+  ! By name: an unknown name on some ranks is an error on every rank of the context
+  ! (hympi_grid_create_named), as a stencil that differs between ranks is.
   module procedure grid_create_name
-    integer(c_int) :: value
-    integer :: code
-    code = c_code(c_hympi_stencil_from_name(trim(stencil) // c_null_char, value))
-    if (code == HYMPI_SUCCESS) then
-      call grid_create_enum(context, global, int(value), grid, width, reorder, chunk, datatype, ierr)
-    else
-      call finish(code, ierr)
-    end if
+    call finish(c_code(c_hympi_grid_create_named(context%ptr, int(size(global), c_int), int(global, c_int), &
+                                                 trim(stencil) // c_null_char, value_or(width, 1), &
+                                                 reorder_flag(reorder), value_or(chunk, 1), &
+                                                 value_or(datatype, HYMPI_FLOAT64), grid%ptr)), ierr)
   end procedure grid_create_name
+
+  integer(c_int) function reorder_flag(reorder)
+    logical, intent(in), optional :: reorder
+    reorder_flag = 0
+    if (present(reorder)) then
+      if (reorder) reorder_flag = 1
+    end if
+  end function reorder_flag
 
   module procedure hympi_grid_free
     call finish(c_code(c_hympi_grid_free(grid%ptr)), ierr)

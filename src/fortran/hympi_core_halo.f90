@@ -10,32 +10,39 @@ submodule (hympi_core) hympi_core_halo
 contains
 
   module procedure halo_create_enum
+    call created(pattern, halo, fields, c_code(c_hympi_halo_create(pattern%ptr, int(strategy, c_int), &
+                 value_or(fields, 1), value_or(mode, HYMPI_MODE_VECTORS), halo%ptr)), ierr)
+  end procedure halo_create_enum
+
+  ! By name: an unknown name on some ranks is an error on every rank of the pattern's
+  ! context (hympi_halo_create_named), as a strategy that differs between ranks is.
+  module procedure halo_create_name
+    call created(pattern, halo, fields, c_code(c_hympi_halo_create_named(pattern%ptr, trim(strategy) // c_null_char, &
+                 value_or(fields, 1), value_or(mode, HYMPI_MODE_VECTORS), halo%ptr)), ierr)
+  end procedure halo_create_name
+
+  ! After a create that returned `code`: the halo's element counts, type and fields, from
+  ! its pattern.
+  subroutine created(pattern, halo, fields, code, ierr)
+    type(hympi_pattern), intent(in) :: pattern
+    type(hympi_halo), intent(inout) :: halo
+    integer, intent(in), optional :: fields
+    integer, intent(in) :: code
+    integer, intent(out), optional :: ierr
     integer(c_int) :: local_points, chunk, datatype, neighbor_count, send_points, recv_points, apart
-    integer :: code
-    code = c_code(c_hympi_halo_create(pattern%ptr, int(strategy, c_int), value_or(fields, 1), &
-                                      value_or(mode, HYMPI_MODE_VECTORS), halo%ptr))
-    if (code == HYMPI_SUCCESS) &
-      code = c_code(c_hympi_pattern_info(pattern%ptr, local_points, chunk, datatype, neighbor_count))
-    if (code == HYMPI_SUCCESS) code = c_code(c_hympi_pattern_points(pattern%ptr, send_points, recv_points, apart))
-    if (code == HYMPI_SUCCESS) then
+    integer :: status
+    status = code
+    if (status == HYMPI_SUCCESS) &
+      status = c_code(c_hympi_pattern_info(pattern%ptr, local_points, chunk, datatype, neighbor_count))
+    if (status == HYMPI_SUCCESS) status = c_code(c_hympi_pattern_points(pattern%ptr, send_points, recv_points, apart))
+    if (status == HYMPI_SUCCESS) then
       halo%elements = int(send_points, c_size_t) * int(chunk, c_size_t)
       halo%recv_elements = int(recv_points, c_size_t) * int(chunk, c_size_t)
       halo%datatype = datatype
       halo%fields = value_or(fields, 1)
     end if
-    call finish(code, ierr)
-  end procedure halo_create_enum
-
-  module procedure halo_create_name
-    integer(c_int) :: value
-    integer :: code
-    code = c_code(c_hympi_strategy_from_name(trim(strategy) // c_null_char, value))
-    if (code == HYMPI_SUCCESS) then
-      call halo_create_enum(pattern, int(value), halo, fields, mode, ierr)
-    else
-      call finish(code, ierr)
-    end if
-  end procedure halo_create_name
+    call finish(status, ierr)
+  end subroutine created
 
   module procedure hympi_halo_free
     call finish(c_code(c_hympi_halo_free(halo%ptr)), ierr)

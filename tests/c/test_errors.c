@@ -1,6 +1,7 @@
 /* The C API's error model: an argument only this rank sees is wrong (a NULL handle or
- * pointer, an unknown enum value or name) -> HYMPI_ERR_ARGUMENT on that rank alone, with a
- * message naming the function and the argument, before any communication; arguments that
+ * pointer, an unknown enum value or name) -> HYMPI_ERR_ARGUMENT with a message naming the
+ * function and the argument: in a collective set-up on every rank (naming the ranks), else
+ * on that rank alone, before any communication; arguments that
  * differ between ranks -> HYMPI_ERR_USAGE with the same message on every rank; Halo calls
  * out of order -> HYMPI_ERR_USAGE on the rank that made them. After each error the objects
  * still work. */
@@ -212,6 +213,65 @@ static void collective_errors(hympi_context ctx) {
   CHECK(sum == g_size * (g_size + 1) / 2.0);
 }
 
+/* `code` is HYMPI_ERR_ARGUMENT with `part` and `who` (the refusing ranks) in its message,
+ * the same on every rank. */
+static void expect_refused(int code, const char* part, const char* who, int line) {
+  c_test_error(code, HYMPI_ERR_ARGUMENT, part, __FILE__, line, "set-up refused");
+  c_test_error(code, HYMPI_ERR_ARGUMENT, who, __FILE__, line, "set-up refused: the ranks");
+  c_test_same_everywhere(hympi_last_error_message(), __FILE__, line);
+}
+
+/* Collective set-ups whose arguments only the last rank got wrong (a bad enum value, name,
+ * NULL array or option): every rank returns the error at once, naming that rank, instead
+ * of waiting for it; the handle stays NULL and everything works afterwards. */
+static void one_rank_setup_errors(hympi_context ctx) {
+  const int last = g_rank == g_size - 1;
+  char who[64];
+  snprintf(who, sizeof who, "set-up refused on rank %d: hympi_", g_size - 1);
+  hympi_pattern pattern = NULL, bad = NULL;
+  CHECK_OK(line_pattern(ctx, &pattern));
+  hympi_halo halo = NULL;
+  expect_refused(hympi_halo_create(pattern, last ? (hympi_strategy)10 : HYMPI_STRATEGY_SHM, 1, HYMPI_MODE_VECTORS, &halo),
+                 "hympi_halo_create: argument 'strategy' is 10", who, __LINE__);
+  CHECK(halo == NULL);
+  expect_refused(hympi_halo_create_named(pattern, last ? "fast" : "shm", 1, HYMPI_MODE_VECTORS, &halo),
+                 "hympi_halo_create_named: hympi: unknown ghost-update strategy 'fast'", who, __LINE__);
+  expect_refused(hympi_halo_create(pattern, HYMPI_STRATEGY_SHM, 1, last ? (hympi_halo_mode)2 : HYMPI_MODE_VECTORS, &halo),
+                 "argument 'mode' is 2", who, __LINE__);
+  expect_refused(hympi_halo_create(pattern, HYMPI_STRATEGY_SHM, 1, HYMPI_MODE_VECTORS, last ? NULL : &halo),
+                 "argument 'halo' is NULL", who, __LINE__);
+  const int global[2] = {8, 8};
+  hympi_grid grid = NULL;
+  expect_refused(hympi_grid_create_named(ctx, 2, global, last ? "star6" : "star5", 1, 0, 1, HYMPI_FLOAT64, &grid),
+                 "hympi_grid_create_named: hympi: unknown stencil 'star6'", who, __LINE__);
+  expect_refused(hympi_grid_create(ctx, 2, last ? NULL : global, HYMPI_STENCIL_STAR5, 1, 0, 1, HYMPI_FLOAT64, &grid),
+                 "hympi_grid_create: argument 'global' is NULL", who, __LINE__);
+  CHECK(grid == NULL);
+  int send = 0, recv = 1;
+  hympi_neighbor_lists lists = {(g_rank + 1) % g_size, 1, &send, 1, &recv};
+  expect_refused(hympi_pattern_from_lists(ctx, 2, g_size > 1, &lists, 1, last ? (hympi_datatype)9 : HYMPI_FLOAT64, &bad),
+                 "hympi_pattern_from_lists: argument 'type' is 9", who, __LINE__);
+  CHECK(bad == NULL);
+  hympi_options o;
+  CHECK_OK(hympi_options_from_env(&o));
+  if (last) o.wait = 9;
+  hympi_context other = NULL;
+  expect_refused(hympi_context_create(MPI_COMM_WORLD, &o, &other), "hympi_context_create: argument 'options->wait' is 9",
+                 who, __LINE__);
+  CHECK(other == NULL);
+  /* Every rank wrong: each rank's reason, once per distinct reason. */
+  if (g_size > 1) {
+    char everyone[64];
+    snprintf(everyone, sizeof everyone, "set-up refused on ranks 0-%d: hympi_", g_size - 1);
+    expect_refused(hympi_halo_create(pattern, (hympi_strategy)-3, 1, HYMPI_MODE_VECTORS, &halo), "'strategy' is -3",
+                   everyone, __LINE__);
+  }
+  CHECK_OK(hympi_halo_create_named(pattern, "shm", 1, HYMPI_MODE_VECTORS, &halo));
+  for (int t = 0; t < 20; ++t) expect_update_works(halo, t);
+  CHECK_OK(hympi_halo_free(&halo));
+  CHECK_OK(hympi_pattern_free(&pattern));
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   g_rank = c_test_rank();
@@ -220,6 +280,7 @@ int main(int argc, char** argv) {
   CHECK_OK(hympi_context_create(MPI_COMM_WORLD, NULL, &ctx));
   argument_errors(ctx);
   collective_errors(ctx);
+  one_rank_setup_errors(ctx);
   CHECK_OK(hympi_context_free(&ctx));
   const int status = c_test_finish("errors");
   MPI_Finalize();

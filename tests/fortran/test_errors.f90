@@ -1,7 +1,8 @@
 ! Errors through ierr: each case checks the code and the message. Arguments only this rank
 ! sees (unknown names and values, a handle that does not exist, non-contiguous arrays,
 ! sizes and element types that do not fit the halo, malformed CSR offsets):
-! HYMPI_ERR_ARGUMENT here, before any communication. Collective calls with arguments that
+! HYMPI_ERR_ARGUMENT here, before any communication, but in a set-up (a name only the last
+! rank got wrong): on every rank of it. Collective calls with arguments that
 ! differ between ranks: HYMPI_ERR_USAGE on every rank with the same message, and the
 ! objects still work afterwards. Also the names of the enums and codes.
 program test_errors
@@ -92,6 +93,10 @@ program test_errors
     call expect_everywhere(ierr, 'allreduce of a different count on rank 0')
     call hympi_halo_create(pattern, merge('flat_mpi', 'shm     ', rank == ranks - 1), halo, ierr=ierr)
     call expect_everywhere(ierr, 'halo of a different strategy on the last rank')
+    call hympi_halo_create(pattern, merge('fast', 'shm ', rank == ranks - 1), halo, ierr=ierr)
+    call expect_everywhere(ierr, 'halo of a strategy name only the last rank got wrong', HYMPI_ERR_ARGUMENT)
+    call hympi_grid_create(ctx, [8, 8], merge('star4', 'star5', rank == ranks - 1), grid, ierr=ierr)
+    call expect_everywhere(ierr, 'grid of a stencil name only the last rank got wrong', HYMPI_ERR_ARGUMENT)
     if (rank == 0) then  ! rank 0 sends one point too few to its first neighbour
       send_ids = send_ids(2:)
       send_ptr(2:) = send_ptr(2:) - 1
@@ -123,15 +128,21 @@ contains
     call expect(index(message, text) > 0 .and. index(message, 'hympi') == 1, what // ': message "' // message // '"')
   end subroutine expect_local
 
-  ! HYMPI_ERR_USAGE on every rank, with the same message ("hympi: ...") everywhere.
-  subroutine expect_everywhere(code, what)
+  ! HYMPI_ERR_USAGE (or `expected`) on every rank, with the same message ("hympi: ...")
+  ! everywhere.
+  subroutine expect_everywhere(code, what, expected)
     integer, intent(in) :: code
     character(*), intent(in) :: what
+    integer, intent(in), optional :: expected
     character(:), allocatable :: message
     integer(int64) :: digest(2), low(2), high(2)
     integer :: i
     message = hympi_last_error_message()
-    call expect(code == HYMPI_ERR_USAGE, what // ': HYMPI_ERR_USAGE')
+    if (present(expected)) then
+      call expect(code == expected, what // ': ' // hympi_error_string(expected))
+    else
+      call expect(code == HYMPI_ERR_USAGE, what // ': HYMPI_ERR_USAGE')
+    end if
     call expect(index(message, 'hympi: ') == 1, what // ': message "' // message // '"')
     digest = [int(len(message), int64), 0_int64]
     do i = 1, len(message)

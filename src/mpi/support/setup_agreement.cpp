@@ -59,24 +59,72 @@ std::string by_value(const std::vector<int64_t>& all, int column, int size,
   return text;
 }
 
-}  // namespace
+/// The refusal flag: the last value of a record.
+constexpr std::size_t kRefused = kSetupValues - 1;
 
-void agree_on_setup(MPI_Comm comm, const char* what, std::initializer_list<SetupArgument> arguments) {
-  if (arguments.size() >= std::size_t(kSetupValues))
+/// Collective: when any rank's record has the refusal flag, every rank gathers the reasons
+/// (`reason`: this rank's, empty when it has none) and throws the same SetupRefused.
+void throw_if_refused(MPI_Comm comm, const char* what, const std::vector<int64_t>& all, int size,
+                      const std::string& reason) {
+  bool any = false;
+  for (int r = 0; r < size; ++r) any = any || all[std::size_t(r) * kSetupValues + kRefused] != 0;
+  if (!any) return;
+  const int length = int(reason.size());
+  const auto n = std::size_t(size);
+  std::vector<int> lengths(n), offsets(n, 0);
+  check(MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, comm), "MPI_Allgather (set-up refusals)");
+  for (int r = 1; r < size; ++r) offsets[std::size_t(r)] = offsets[std::size_t(r) - 1] + lengths[std::size_t(r) - 1];
+  std::string text(std::size_t(offsets.back() + lengths.back()), '\0');
+  check(MPI_Allgatherv(reason.data(), length, MPI_CHAR, text.data(), lengths.data(), offsets.data(), MPI_CHAR, comm),
+        "MPI_Allgatherv (set-up refusals)");
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<int>> ranks;
+  for (int r = 0; r < size; ++r) {
+    if (all[std::size_t(r) * kSetupValues + kRefused] == 0) continue;
+    std::string one = text.substr(std::size_t(offsets[std::size_t(r)]), std::size_t(lengths[std::size_t(r)]));
+    if (ranks[one].empty()) order.push_back(one);
+    ranks[one].push_back(r);
+  }
+  std::string message = std::string("hympi: ") + what + " set-up refused";
+  for (std::size_t i = 0; i < order.size(); ++i)
+    message += (i ? "; on " : " on ") + rank_list(ranks[order[i]]) + ": " + order[i];
+  throw SetupRefused(message);
+}
+
+/// The set-up's allgather: this rank's record (`refused`: with the flag and `reason`), the
+/// refusals first, then every rank's record.
+std::vector<int64_t> gather(MPI_Comm comm, const char* what, std::initializer_list<SetupArgument> arguments,
+                            bool refused, const std::string& reason, int& size) {
+  if (arguments.size() > std::size_t(kSetupValues) - 2)
     throw Error(std::string("hympi: internal: too many set-up arguments for ") + what);
-  int size = 0;
   MPI_Comm_size(comm, &size);
   int64_t mine[kSetupValues] = {site_id(what)};
   int column = 1;
   for (const SetupArgument& a : arguments) mine[column++] = a.value;
+  mine[kRefused] = refused;
   std::vector<int64_t> all(std::size_t(size) * kSetupValues);
   check(MPI_Allgather(mine, kSetupValues, MPI_INT64_T, all.data(), kSetupValues, MPI_INT64_T, comm),
         "MPI_Allgather (set-up arguments)");
+  throw_if_refused(comm, what, all, size, reason);
+  return all;
+}
+
+}  // namespace
+
+void refuse_setup(MPI_Comm comm, const char* what, const std::string& reason) {
+  int size = 0;
+  gather(comm, what, {}, true, reason, size);
+  throw SetupRefused(reason);  // not reached: gather threw it with every rank's reasons
+}
+
+void agree_on_setup(MPI_Comm comm, const char* what, std::initializer_list<SetupArgument> arguments) {
+  int size = 0;
+  const std::vector<int64_t> all = gather(comm, what, arguments, false, {}, size);
   for (int r = 1; r < size; ++r)
     if (all[std::size_t(r) * kSetupValues] != all[0])
       throw Error("hympi: ranks are in different collective set-ups: " + by_value(all, 0, size, &setup_name) +
                   ". Construct hympi objects in the same order on every rank.");
-  column = 1;
+  int column = 1;
   for (const SetupArgument& a : arguments) {
     for (int r = 1; r < size; ++r)
       if (all[std::size_t(r) * kSetupValues + std::size_t(column)] != all[std::size_t(column)])

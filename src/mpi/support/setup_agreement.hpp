@@ -5,7 +5,11 @@
 //    ranks inside different set-ups, or in the same one with other arguments, complete
 //    the same MPI call and learn it, instead of pairing unrelated collectives and hanging;
 //  - every rank sees every rank's values and builds the same message from them, so the
-//    same hympi::Error is thrown on every rank at once, naming the ranks and what differs.
+//    same hympi::Error is thrown on every rank at once, naming the ranks and what differs;
+//  - a rank whose own arguments are wrong before the set-up begins (the C API's checks of
+//    what C passes: enum values, NULL pointers, names) takes part with refuse_setup: the
+//    last value is its flag, and when any rank raised it every rank exchanges the reasons
+//    and throws the same SetupRefused, before comparing anything else.
 #pragma once
 
 #include <mpi.h>
@@ -13,6 +17,8 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+
+#include "hympi/types.hpp"
 
 namespace hympi::mpi {
 
@@ -23,8 +29,21 @@ struct SetupArgument {
   std::string (*show)(int64_t) = nullptr;  // nullptr: the number itself
 };
 
-/// Collective over `comm`. `what` names the set-up ("Halo"); at most kValues - 1 arguments.
+/// Collective over `comm`. `what` names the set-up ("Halo"); at most kSetupValues - 2
+/// arguments (the first value names the set-up, the last is the refusal flag).
 void agree_on_setup(MPI_Comm comm, const char* what, std::initializer_list<SetupArgument> arguments);
+
+/// Every rank's error when some rank refused a set-up: "hympi: Halo set-up refused on rank
+/// 3: <reason>", ranks with the same reason together, in rank order.
+class SetupRefused : public Error {
+ public:
+  using Error::Error;
+};
+
+/// Collective over `comm`, on a rank whose arguments to the set-up `what` are wrong
+/// (`reason` says how), in place of that set-up: meets the other ranks' agree_on_setup and
+/// throws SetupRefused there and here.
+[[noreturn]] void refuse_setup(MPI_Comm comm, const char* what, const std::string& reason);
 
 inline constexpr int kSetupValues = 12;
 
