@@ -5,19 +5,40 @@
 # EXPECT_FAILURE: the job must exit nonzero and print PASS_REGEX (HympiExpectFailure.cmake).
 #
 # What each MPI needs on this kind of machine goes here, not in library code:
-#  - Open MPI as root: OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM); more ranks than cores:
-#    rmaps_base_oversubscribe. MPICH needs nothing.
+#  - Open MPI as root: OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM); more ranks than cores: the
+#    mapper's oversubscribe (Open MPI 4: its own rmaps; 5: PRRTE's mapping policy); no
+#    single-copy (CMA) transport, which containers without ptrace rights refuse.
+#  - MPICH 5 polls its progress engine without pause, which oversubscribed takes the
+#    core from the rank it waits for (collectives 10x slower): after 64 polls without
+#    progress it sleeps 1 us (CH4_PROGRESS_THROTTLE; MPICH 4.0 has no such setting).
 #  - HYMPI_TIMEOUT: a hang becomes a watchdog message within a minute.
-string(FIND "${MPI_CXX_LIBRARY_VERSION_STRING}" "Open MPI" _hympi_is_openmpi)
-if(_hympi_is_openmpi GREATER_EQUAL 0)
+# HYMPI_MPI_FLAVOR (openmpi, mpich) chooses per-MPI tests; HYMPI_MPI_MAJOR its release;
+# HYMPI_MPI_NO_BINDING_ENV leaves the launcher's ranks unbound; HYMPI_MPI_SPINS: the MPI
+# polls without pause when oversubscribed and nothing here changes that (MPICH 4.0), so
+# its runs make fewer consecutive calls.
+string(REGEX MATCH "(Open MPI v|MPICH Version: *)([0-9]+)" _hympi_version "${MPI_CXX_LIBRARY_VERSION_STRING}")
+set(HYMPI_MPI_MAJOR ${CMAKE_MATCH_2})
+if(_hympi_version MATCHES "^Open MPI" AND HYMPI_MPI_MAJOR GREATER_EQUAL 5)
+  set(HYMPI_MPI_FLAVOR openmpi)
+  set(HYMPI_MPI_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+      PRTE_MCA_rmaps_default_mapping_policy=:oversubscribe OMPI_MCA_smsc=^cma)
+  set(HYMPI_MPI_NO_BINDING_ENV PRTE_MCA_hwloc_default_binding_policy=none)
+elseif(_hympi_version MATCHES "^Open MPI")
   set(HYMPI_MPI_FLAVOR openmpi)
   set(HYMPI_MPI_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
       OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none)
+  set(HYMPI_MPI_NO_BINDING_ENV OMPI_MCA_hwloc_base_binding_policy=none)
 else()
   set(HYMPI_MPI_FLAVOR mpich)
   set(HYMPI_MPI_ENV)
+  if(HYMPI_MPI_MAJOR GREATER_EQUAL 5)
+    set(HYMPI_MPI_ENV MPIR_CVAR_CH4_PROGRESS_THROTTLE=1 MPIR_CVAR_CH4_PROGRESS_THROTTLE_NO_PROGRESS_COUNT=64)
+  else()
+    set(HYMPI_MPI_SPINS ON)
+  endif()
+  set(HYMPI_MPI_NO_BINDING_ENV)  # Hydra binds nothing unless asked
 endif()
-message(STATUS "hympi: MPI tests use ${MPIEXEC_EXECUTABLE} (${HYMPI_MPI_FLAVOR})")
+message(STATUS "hympi: MPI tests use ${MPIEXEC_EXECUTABLE} (${HYMPI_MPI_FLAVOR} ${HYMPI_MPI_MAJOR})")
 
 # A sanitizer build (HYMPI_SANITIZE): every finding fails the test. LeakSanitizer is off:
 # Open MPI's components, loaded with dlopen and closed in MPI_Finalize, leave allocations

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "hympi/context.hpp"
 
@@ -40,12 +41,15 @@ struct FreeContext : ::testing::Environment {
 };
 inline const auto* const g_free_context = ::testing::AddGlobalTestEnvironment(new FreeContext);
 
-/// Shared-memory mappings of this process (MPI windows are files in /dev/shm here).
-inline int shared_mappings() {
+/// Shared-memory mappings of this process (MPI windows are files in /dev/shm here): one
+/// "address range  file" line each, so that a failed comparison names what was left.
+inline std::vector<std::string> shared_mappings() {
   std::ifstream maps("/proc/self/maps");
-  int count = 0;
-  for (std::string line; std::getline(maps, line);) count += line.find("/dev/shm") != std::string::npos;
-  return count;
+  std::vector<std::string> found;
+  for (std::string line; std::getline(maps, line);)
+    if (const auto at = line.find("/dev/shm"); at != std::string::npos)
+      found.push_back(line.substr(0, line.find(' ')) + "  " + line.substr(at));
+  return found;
 }
 
 /// Runs `f` (collective) and expects a hympi::Error containing `expected_part` on this rank.
