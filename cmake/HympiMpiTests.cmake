@@ -16,7 +16,7 @@
 # HYMPI_MPI_NO_BINDING_ENV leaves the launcher's ranks unbound; HYMPI_MPI_SPINS: the MPI
 # polls without pause when oversubscribed and nothing here changes that (MPICH 4.0), so
 # its runs make fewer consecutive calls.
-string(REGEX MATCH "(Open MPI v|MPICH Version: *)([0-9]+)" _hympi_version "${MPI_CXX_LIBRARY_VERSION_STRING}")
+string(REGEX MATCH "(Open MPI v|MPICH Version:[ \t]*)([0-9]+)" _hympi_version "${MPI_CXX_LIBRARY_VERSION_STRING}")
 set(HYMPI_MPI_MAJOR ${CMAKE_MATCH_2})
 if(_hympi_version MATCHES "^Open MPI" AND HYMPI_MPI_MAJOR GREATER_EQUAL 5)
   set(HYMPI_MPI_FLAVOR openmpi)

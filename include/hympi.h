@@ -21,7 +21,8 @@
  * (hympi_context_create*, hympi_pattern_from_*, hympi_halo_create*, hympi_grid_create*)
  * it is returned on every rank of the set-up, with every such rank's reason ("hympi: Halo
  * set-up refused on rank 3: hympi_halo_create: argument 'strategy' is 10; ..."), so no rank
- * waits for one that gave up; elsewhere, and for a NULL handle (which
+ * waits for one that gave up, and the collectives' buffers, types and ops fail on every
+ * rank too (HYMPI_ERR_USAGE, see hympi_allreduce); elsewhere, and for a NULL handle (which
  * names no communicator), on this rank alone, before any communication. After MPI_Finalize (which releases the objects of live handles), in a
  * program that made any hympi object, every function but the hympi_*_free ones returns
  * HYMPI_ERR_USAGE and touches nothing.
@@ -141,7 +142,9 @@ int hympi_context_comm(hympi_context context, hympi_comm_kind kind, MPI_Comm* co
 int hympi_context_comm_f(hympi_context context, hympi_comm_kind kind, MPI_Fint* comm);
 
 /* Collective; same count, type, op and root on every rank (else HYMPI_ERR_USAGE
- * everywhere). in == out is allowed (in place). Any count, including 0. */
+ * everywhere). A NULL buffer with a nonzero count, or a type, op or root that is none,
+ * even on one rank only: HYMPI_ERR_USAGE on every rank, naming that rank, no data moved.
+ * in == out is allowed (in place). Any count, including 0. */
 int hympi_barrier(hympi_context context);
 int hympi_allreduce(hympi_context context, const void* in, void* out, size_t count, hympi_datatype type,
                     hympi_op op);

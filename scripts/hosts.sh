@@ -5,13 +5,15 @@
 # MPI reaches the hosts through scripts/hosts-agent, an ssh stand-in.
 #
 #   scripts/hosts.sh up N [--rate 1gbit]   bring up host0..host<N-1> (refuses if already up)
-#   scripts/hosts.sh run-openmpi P CMD...  Open MPI, P ranks per host, started from host0
-#   scripts/hosts.sh run-mpich P CMD...    MPICH, likewise
+#   scripts/hosts.sh run-openmpi P CMD...  Open MPI (4 or 5), P ranks per host, from host0
+#   scripts/hosts.sh run-mpich P CMD...    MPICH (4 over UCX or 5 over OFI), likewise
 #   scripts/hosts.sh exec HOST CMD...      run a command on one host
 #   scripts/hosts.sh down                  remove everything `up` made
 #   scripts/hosts.sh check                 exit 0 when namespaces can be made here (root)
 # Environment variables named in HYMPI_HOSTS_ENV (default: the HYMPI_* ones set now) are
-# passed to every rank. State lives in ${HYMPI_HOSTS_DIR:-/run/hympi-hosts}.
+# passed to every rank. HYMPI_HOSTS_MPIEXEC names the launcher (default: Debian's
+# mpirun.openmpi or mpiexec.mpich; e.g. .deps/mpich5/bin/mpiexec for PyPI's MPICH 5).
+# State lives in ${HYMPI_HOSTS_DIR:-/run/hympi-hosts}.
 set -euo pipefail
 state=${HYMPI_HOSTS_DIR:-/run/hympi-hosts}
 switch=hympi-switch
@@ -108,26 +110,41 @@ forwarded_env() {
   for v in $names; do echo "$v"; done
 }
 
+# The launcher's release: the first number its --version prints (mpirun (Open MPI) 5.0.11,
+# HYDRA build details: Version: 4.0.2).
+launcher_major() { "$1" --version 2>/dev/null | grep -m1 -oE '[0-9]+\.[0-9]+' | cut -d. -f1; }
+
 run_openmpi() {
   local per_host=${1:?usage: hosts.sh run-openmpi P CMD...}
   shift
-  local xs=()
+  local launcher=${HYMPI_HOSTS_MPIEXEC:-mpirun.openmpi} xs=() options
   for v in $(forwarded_env); do xs+=(-x "$v"); done
+  # TCP between hosts, shared memory inside; no single copy (CMA) as in the test launcher.
+  # Open MPI 5 starts its daemons through PRRTE, whose settings are --prtemca.
+  if [ "$(launcher_major "$launcher")" -ge 5 ]; then
+    options=(--prtemca plm_ssh_agent "$here/hosts-agent" --prtemca oob_tcp_if_include "$subnet.0/24"
+             --mca btl self,sm,tcp --mca smsc ^cma)
+  else
+    options=(--mca plm_rsh_agent "$here/hosts-agent" --mca oob_tcp_if_include "$subnet.0/24"
+             --mca btl self,vader,tcp -x OMPI_MCA_btl_vader_single_copy_mechanism=none)
+  fi
   exec_on host0 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-    mpirun.openmpi -n $(($(host_count) * per_host)) --host "$(host_list "$per_host")" --map-by slot --bind-to none \
-    --mca plm_rsh_agent "$here/hosts-agent" --mca pml ob1 --mca btl self,vader,tcp \
-    --mca btl_tcp_if_include "$subnet.0/24" --mca oob_tcp_if_include "$subnet.0/24" \
-    -x OMPI_MCA_btl_vader_single_copy_mechanism=none "${xs[@]}" "$@"
+    "$launcher" -n $(($(host_count) * per_host)) --host "$(host_list "$per_host")" --map-by slot --bind-to none \
+    --mca pml ob1 --mca btl_tcp_if_include "$subnet.0/24" "${options[@]}" "${xs[@]}" "$@"
 }
 
 run_mpich() {
   local per_host=${1:?usage: hosts.sh run-mpich P CMD...}
   shift
-  local envs=()
+  local launcher=${HYMPI_HOSTS_MPIEXEC:-mpiexec.mpich} envs=()
   for v in $(forwarded_env); do envs+=(-genv "$v" "${!v}"); done
-  exec_on host0 env UCX_NET_DEVICES=eth0 UCX_TLS=tcp,self,sm \
-    mpiexec.mpich -n $(($(host_count) * per_host)) -launcher ssh -launcher-exec "$here/hosts-agent" \
-    -iface eth0 -hosts "$(host_list "$per_host")" -genv UCX_NET_DEVICES eth0 -genv UCX_TLS tcp,self,sm "${envs[@]}" "$@"
+  # Debian's MPICH 4 runs over UCX, told to use eth0's TCP; PyPI's MPICH 5 over libfabric,
+  # whose tcp provider finds eth0 (the only route) by itself.
+  if [ "$(launcher_major "$launcher")" -lt 5 ]; then
+    envs+=(-genv UCX_NET_DEVICES eth0 -genv UCX_TLS tcp,self,sm)
+  fi
+  exec_on host0 "$launcher" -n $(($(host_count) * per_host)) -launcher ssh -launcher-exec "$here/hosts-agent" \
+    -iface eth0 -hosts "$(host_list "$per_host")" "${envs[@]}" "$@"
 }
 
 cmd=${1:-}

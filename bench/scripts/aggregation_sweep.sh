@@ -8,7 +8,7 @@
 # 16 ranks with this machine's measured links.
 #   bench/scripts/aggregation_sweep.sh [BUILD_DIR] [OUT_DIR]      (default build/openmpi, bench-results/aggregation)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 build=${1:-build/openmpi}
 out=${2:-bench-results/aggregation}
 mkdir -p "$out"

@@ -46,11 +46,15 @@ class Context {
   const Topology& topology() const;
   const Options& options() const;
 
+  /// Collectives. An argument that one rank alone got wrong (a null buffer with a nonzero
+  /// count, a type or op outside its enumeration, a root that is no rank) or arguments
+  /// that differ between ranks make the call fail on every rank with the same
+  /// hympi::Error, moving no data; the Context stays usable.
   void barrier();
   /// `in` may equal `out` (in place). Any count, including 0.
   void allreduce(const void* in, void* out, std::size_t count, Datatype type, Op op);
-  /// Only `root` (a rank of the communicator) receives the result in `out`. A root that is
-  /// no rank, on any rank, is hympi::Error on every rank.
+  /// Only `root` (a rank of the communicator) receives the result in `out` (null elsewhere
+  /// is fine).
   void reduce(const void* in, void* out, std::size_t count, Datatype type, Op op, int root);
   void bcast(void* data, std::size_t count, Datatype type, int root);
 

@@ -1,6 +1,7 @@
 // An MPI-3 shared-memory window with hympi's placement rules (docs/design.md, rule 6):
-// MPI_Win_allocate_shared with alloc_shared_noncontig, each rank's segment aligned by
-// hympi itself (Open MPI 4.1 only guarantees 8 bytes), zero-filled and first-touched by
+// MPI_Win_allocate_shared with alloc_shared_noncontig, each rank's segment aligned (by
+// the MPI-4 library through mpi_minimum_memory_alignment, else by hympi: Open MPI 4.1
+// guarantees 8 bytes), zero-filled and first-touched by
 // its owner, peers' segments mapped through MPI_Win_shared_query. Zero-size segments
 // are allowed. Too little /dev/shm is reported on every rank as hympi::Error, not SIGBUS.
 #pragma once
@@ -17,7 +18,8 @@ namespace hympi {
 class SharedWindow {
  public:
   /// Collective over `comm`, which must be a shared-memory communicator (a node).
-  /// `alignment` is a power of two >= 64.
+  /// `alignment` is a power of two from 64 to the page size (what every process's view of
+  /// a peer's segment can share).
   /// Each rank may ask for its own `bytes`; `alignment` must be the same on every rank.
   SharedWindow(MPI_Comm comm, std::size_t bytes, std::size_t alignment = 4096);
   /// Collective (MPI_Win_free). One still alive at MPI_Finalize is freed there.
@@ -42,6 +44,10 @@ class SharedWindow {
   std::vector<std::size_t> sizes_;
   detail::FinalizeGuard guard_{[this] { free(); }};  // last: destroyed first
 
+  /// Collective: the window of `request` bytes on this rank (the MPI-4 alignment key when
+  /// `ask_alignment`); an error on every rank when any failed. Returns whether every
+  /// rank's segment starts on `alignment`.
+  bool allocate(MPI_Comm comm, std::size_t request, std::size_t alignment, bool ask_alignment);
   void map_segments(MPI_Comm comm, std::size_t bytes, std::size_t alignment, unsigned long long node_total);
   void free();
 };

@@ -105,6 +105,10 @@ int raw(const CEnum& value) {
 
 /// A C enumeration argument, range-checked, as the C++ enumeration with the same values.
 Datatype to_datatype(const hympi_datatype& type, const char* argument = "type");
+/// A collective's type or op for the C++ call, unchecked: a value outside the enumeration
+/// stays outside it, and the collective then fails on every rank naming this one.
+Datatype as_datatype(const hympi_datatype& type);
+Op as_op(const hympi_op& op);
 Op to_op(const hympi_op& op, const char* argument = "op");
 Strategy to_strategy(const hympi_strategy& strategy, const char* argument = "strategy");
 Stencil to_stencil(const hympi_stencil& stencil, const char* argument = "stencil");

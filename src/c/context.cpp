@@ -89,29 +89,20 @@ int hympi_barrier(hympi_context context) {
 int hympi_allreduce(hympi_context context, const void* in, void* out, size_t count, hympi_datatype type,
                     hympi_op op) {
   return guard(__func__, [&] {
-    hympi::Context& ctx = context_of(context);
-    const hympi::Datatype t = hympi::c::to_datatype(type);
-    const hympi::Op o = hympi::c::to_op(op);
-    ctx.allreduce(require_array(in, count, "in"), require_array(out, count, "out"), count, t, o);
+    context_of(context).allreduce(in, out, count, hympi::c::as_datatype(type), hympi::c::as_op(op));
   });
 }
 
 int hympi_reduce(hympi_context context, const void* in, void* out, size_t count, hympi_datatype type, hympi_op op,
                  int root) {
   return guard(__func__, [&] {
-    hympi::Context& ctx = context_of(context);
-    const hympi::Datatype t = hympi::c::to_datatype(type);
-    const hympi::Op o = hympi::c::to_op(op);
-    require_array(in, count, "in");
-    if (root == ctx.topology().world_rank()) require_array(out, count, "out");
-    ctx.reduce(in, out, count, t, o, root);
+    context_of(context).reduce(in, out, count, hympi::c::as_datatype(type), hympi::c::as_op(op), root);
   });
 }
 
 int hympi_bcast(hympi_context context, void* data, size_t count, hympi_datatype type, int root) {
   return guard(__func__, [&] {
-    hympi::Context& ctx = context_of(context);
-    ctx.bcast(require_array(data, count, "data"), count, hympi::c::to_datatype(type), root);
+    context_of(context).bcast(data, count, hympi::c::as_datatype(type), root);
   });
 }
 

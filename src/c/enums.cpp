@@ -55,6 +55,14 @@ Datatype to_datatype(const hympi_datatype& type, const char* argument) {
 Op to_op(const hympi_op& op, const char* argument) {
   return Op(checked_range(raw(op), HYMPI_SUM, HYMPI_MAX, argument, "HYMPI_SUM .. HYMPI_MAX"));
 }
+Datatype as_datatype(const hympi_datatype& type) {
+  const int64_t v = raw(type);
+  return Datatype(v >= HYMPI_FLOAT64 && v <= HYMPI_INT64 ? v : 255);
+}
+Op as_op(const hympi_op& op) {
+  const int64_t v = raw(op);
+  return Op(v >= HYMPI_SUM && v <= HYMPI_MAX ? v : 255);
+}
 Strategy to_strategy(const hympi_strategy& strategy, const char* argument) {
   return Strategy(checked_range(raw(strategy), HYMPI_STRATEGY_SHM, HYMPI_STRATEGY_AUTOMATIC, argument,
                                 "HYMPI_STRATEGY_SHM .. HYMPI_STRATEGY_AUTOMATIC"));

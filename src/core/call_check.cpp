@@ -65,6 +65,18 @@ std::string Status::message() const {
   if (code == kLeaderError)
     return "hympi: the MPI operation among node leaders failed on rank " + std::to_string(rank_a) + " during " +
            a.describe() + " (that rank printed the MPI error). Every rank of its node stopped the call.";
+  if (code == kInvalidArgument) {
+    const char* what = "an invalid argument";
+    switch (Argument(rank_b)) {
+      case Argument::type: what = "a type that is none of float64, float32, int32, int64"; break;
+      case Argument::op: what = "an op that is none of sum, prod, min, max"; break;
+      case Argument::in: what = "a null input buffer ('in') for a nonzero count"; break;
+      case Argument::out: what = "a null output buffer ('out') for a nonzero count"; break;
+      case Argument::data: what = "a null buffer ('data') for a nonzero count"; break;
+    }
+    return "hympi: rank " + std::to_string(rank_a) + " called " + a.describe() + " with " + what +
+           ". The call failed on every rank and moved no data.";
+  }
   if (code == kBroken)
     return "hympi: " + a.describe() + " refused: the collectives of the node led by rank " + std::to_string(rank_a) +
            " stopped half way at an earlier mismatch between a counter barrier and another collective. "

@@ -32,12 +32,18 @@ struct CallDesc {
   std::string describe() const;  // e.g. "allreduce(count=10, double, sum)"
 };
 
+/// An argument a rank can get wrong on its own, whatever the others passed.
+enum class Argument : uint8_t { type = 1, op, in, out, data };
+
 struct Status {
   // 0: fine; kMismatch: ranks a and b called with different arguments; kInvalidRoot: rank a
   // named a root that is no rank (rank_b: the communicator's size); kLeaderError: the MPI
   // call among node leaders failed on leader a; kBroken: the node led by rank a stopped
-  // its protocols half way at an earlier mismatch (call_board.hpp) and refuses call a.
-  static constexpr uint64_t kMismatch = 1, kInvalidRoot = 2, kLeaderError = 3, kBroken = 4;
+  // its protocols half way at an earlier mismatch (call_board.hpp) and refuses call a;
+  // kInvalidArgument: rank a passed an invalid Argument rank_b (a type or op outside its
+  // enumeration, a null buffer with a nonzero count).
+  static constexpr uint64_t kMismatch = 1, kInvalidRoot = 2, kLeaderError = 3, kBroken = 4,
+                            kInvalidArgument = 5;
   uint64_t code = 0;
   int64_t rank_a = -1, rank_b = -1;  // world ranks
   CallDesc a{}, b{};
@@ -56,6 +62,9 @@ struct Status {
   }
   static Status leader_error(int64_t rank, const CallDesc& call) { return Status{kLeaderError, rank, -1, call, {}}; }
   static Status broken(int64_t leader, const CallDesc& call) { return Status{kBroken, leader, -1, call, {}}; }
+  static Status invalid_argument(int64_t rank, const CallDesc& call, Argument which) {
+    return Status{kInvalidArgument, rank, int64_t(which), call, {}};
+  }
   void to_words(uint64_t* words) const;
   static Status from_words(const uint64_t* words);
   std::string message() const;

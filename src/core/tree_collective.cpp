@@ -63,9 +63,9 @@ void TreeCollective<Orders>::wait(Channel& channel, uint64_t seq, const WaitSite
 
 template <class Orders>
 void TreeCollective<Orders>::allreduce(const void* in, void* out, std::size_t count,
-                                       Datatype type, Op op, LeaderStep step) {
+                                       Datatype type, Op op, LeaderStep step, const Status& own) {
   Work work{UpData::reduce, DownData::everyone, static_cast<const std::byte*>(in),
-            static_cast<std::byte*>(out), count, type, op, -1};
+            static_cast<std::byte*>(out), count, type, op, -1, own};
   run_chunked(CallDesc{CallKind::allreduce, type, op, -1, count}, work, step);
 }
 
@@ -94,6 +94,10 @@ template <class Orders>
 void TreeCollective<Orders>::run_chunked(const CallDesc& desc, Work work, LeaderStep step) {
   const Call call(desc);
   start(desc, step);
+  if (work.own.failed()) {  // one sweep without data carries it to every rank, which throws
+    work.count = 0;
+    sweep(sweeps_.next(), call, work, step);
+  }
   const std::size_t elem = size_of(work.type);
   const std::size_t per_chunk = std::max<std::size_t>(1, buffer_bytes_ / elem);
   std::size_t left = work.count;
@@ -115,9 +119,9 @@ void TreeCollective<Orders>::run_chunked(const CallDesc& desc, Work work, Leader
 
 template <class Orders>
 void TreeCollective<Orders>::sweep(uint64_t seq, const Call& call, const Work& work,
-                                   LeaderStep step) {
+                                   LeaderStep step, bool step_if_failed_only) {
   bool failed = up_sweep(seq, call, work);
-  if (tree_.parent(self_) < 0 && step) {
+  if (tree_.parent(self_) < 0 && step && (failed || !step_if_failed_only)) {
     if (!failed) failure_ = Status{};
     try {
       step(participants_[self_].buffer, work.count, failure_);
@@ -136,9 +140,11 @@ void TreeCollective<Orders>::sliced_allreduce(const Call& call, const Work& work
   const Work sync{UpData::none, DownData::none, nullptr, nullptr, work.count, work.type, work.op, -1};
   const std::size_t elem = size_of(work.type), bytes = work.count * elem;
   std::byte* root = participants_[0].buffer;
-  sweep(sweeps_.next(), call, sync, {});                              // 1: earlier readers are done
+  // A failure found in sweep 1 or 2 (the CallDesc check) runs the leader step there, so
+  // that the other nodes' leaders, which check in their own sweep 3, learn it.
+  sweep(sweeps_.next(), call, sync, step, true);  // 1: earlier readers are done
   std::memcpy(participants_[self_].buffer, work.in, bytes);  // A
-  sweep(sweeps_.next(), call, sync, {});                              // 2: every input is in its buffer
+  sweep(sweeps_.next(), call, sync, step, true);  // 2: every input is in its buffer
   const std::size_t p = participants_.size(), k = std::size_t(self_);
   const std::size_t first = work.count * k / p, last = work.count * (k + 1) / p, offset = first * elem;
   if (last > first) {  // B: my slice, participants in order, into the root's buffer
@@ -146,7 +152,7 @@ void TreeCollective<Orders>::sliced_allreduce(const Call& call, const Work& work
     for (std::size_t q = 2; q < p; ++q)
       combine(root + offset, root + offset, participants_[q].buffer + offset, last - first, work.type, work.op);
   }
-  sweep(sweeps_.next(), call, sync, step);     // 3: the root's buffer holds the chunk's result
+  sweep(sweeps_.next(), call, sync, step);        // 3: the root's buffer holds the chunk's result
   std::memcpy(work.out, root, bytes);  // C
 }
 

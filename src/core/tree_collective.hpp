@@ -31,8 +31,9 @@
 //    writes before the call visible to every rank after it (a full memory barrier).
 //  - Mismatch: a child whose CallDesc differs from its parent's makes a Status that goes
 //    up and then down to everyone; data is not touched in that sweep; every rank throws.
-//    A rank's own bad argument (an invalid root) and a leader step that throws travel
-//    the same way, so no rank is left waiting for one that threw.
+//    A rank's own bad argument (an invalid root, type, op or buffer: one sweep without
+//    data, whatever the call's size) and a leader step that throws travel the same way,
+//    so no rank is left waiting for one that threw.
 //  - One store per channel on the hot path: each channel has one writer, which remembers
 //    the metadata it last wrote there and rewrites it only when it changes. A waiter
 //    spins on that line, so every extra store would move the line once more; in a
@@ -52,6 +53,9 @@
 //      participant order, into slice k of the root's buffer
 //   sweep 3 (leader step at the root on its buffer: the whole reduced chunk)
 //   C: copy the root's buffer into out
+// A sweep 1 or 2 that fails runs the leader step too (only then): the leaders' check
+// carries the failure to the other nodes, whose leaders check in their sweep 3 or, with
+// the tree, in their first sweep; each leader makes one check per failed call.
 // Reuse safety: A writes my buffer only after sweep 1, when nobody reads it any more
 // (earlier sweeps' down reads and C reads finished before their readers arrived at sweep
 // 1). B writes slice k of the root's buffer, which only participant k reads in B (its own
@@ -120,11 +124,11 @@ class TreeCollective {
   static constexpr std::size_t kSlicedMinBytes = 64 * 1024;  // measured: below it the tree wins
 
   void barrier(LeaderStep step = {});
+  /// `own`: a failure this rank found in its own arguments (an invalid root, type, op or
+  /// buffer): the call then moves no data and fails on every rank with it.
   void allreduce(const void* in, void* out, std::size_t count, Datatype type, Op op,
-                 LeaderStep step = {});
+                 LeaderStep step = {}, const Status& own = {});
   /// `node_root`: the root's index on this node, or -1 when it lives on another node.
-  /// `own`: a failure this rank found in its own arguments (an invalid root): the call
-  /// then moves no data and fails on every rank with it.
   void reduce(const void* in, void* out, std::size_t count, Datatype type, Op op,
               int world_root, int node_root, LeaderStep step = {}, const Status& own = {});
   void bcast(void* data, std::size_t count, Datatype type, int world_root, int node_root,
@@ -161,7 +165,9 @@ class TreeCollective {
   void start(const CallDesc& desc, LeaderStep step);
   /// wait_at_least, or with a board, until it finds a disagreement (the call then fails).
   void wait(Channel& channel, uint64_t seq, const WaitSite& site);
-  void sweep(uint64_t seq, const Call& call, const Work& work, LeaderStep step);
+  /// One sweep; the root runs `step` between up and down (only when the sweep failed, with
+  /// `step_if_failed_only`: the leaders' check then carries the failure to the other nodes).
+  void sweep(uint64_t seq, const Call& call, const Work& work, LeaderStep step, bool step_if_failed_only = false);
   /// One chunk of a large allreduce (see the top of this file).
   void sliced_allreduce(const Call& call, const Work& work, LeaderStep step);
   /// Each returns whether the sweep failed; the failure itself is in failure_.

@@ -170,7 +170,7 @@ TEST(Collectives, MismatchedArgumentsThrowOnEveryRank) {
   hympi::Context ctx(MPI_COMM_WORLD);
   const int me = world_rank(), n = world_size();
   if (n < 2) GTEST_SKIP() << "needs two ranks to disagree";
-  std::vector<double> buf(64, 1.0);
+  std::vector<double> buf(64, 1.0), big(200000, 1.0);
   struct Case {
     const char* name;
     std::function<void()> call;
@@ -179,10 +179,24 @@ TEST(Collectives, MismatchedArgumentsThrowOnEveryRank) {
   const bool odd = me == n - 1;
   std::vector<Case> cases = {
       {"count", [&] { ctx.allreduce(buf.data(), buf.data(), odd ? 11 : 10, Op::sum); }, "count=11"},
+      // Chunks reduced in slices (>= 64 KiB), found in their first sweep, which has no leader
+      // step of its own: the failure must still reach the other nodes' leaders.
+      {"sliced count", [&] { ctx.allreduce(big.data(), big.data(), odd ? 100001 : 100000, Op::sum); }, "count=100001"},
+      {"sliced against tree", [&] { ctx.allreduce(big.data(), big.data(), odd ? 10 : 100000, Op::sum); }, "count=10"},
       {"type", [&] { ctx.allreduce(buf.data(), buf.data(), 4, odd ? Datatype::float32 : Datatype::float64, Op::sum); }, "float"},
       {"op", [&] { ctx.allreduce(buf.data(), buf.data(), 4, Datatype::float64, odd ? Op::min : Op::sum); }, "min"},
       {"root", [&] { ctx.bcast(buf.data(), 4, odd ? n - 1 : 0); }, "root="},
       {"kind", [&] { if (odd) ctx.barrier(); else ctx.allreduce(buf.data(), buf.data(), 0, Op::sum); }, "barrier()"},
+      // One rank's own bad argument: the others' calls are fine, every rank fails naming it.
+      {"null input", [&] { ctx.allreduce(odd ? nullptr : buf.data(), buf.data(), 10, Op::sum); }, "with a null input buffer"},
+      {"null input, sliced", [&] { ctx.allreduce(odd ? nullptr : big.data(), big.data(), 100000, Op::sum); },
+       "with a null input buffer"},
+      {"type that is none", [&] { ctx.allreduce(buf.data(), buf.data(), 4, odd ? Datatype(9) : Datatype::float64, Op::sum); },
+       "with a type that is none of float64"},
+      {"op that is none", [&] { ctx.reduce(buf.data(), buf.data(), 4, Datatype::float64, odd ? Op(7) : Op::sum, 0); },
+       "with an op that is none of sum"},
+      {"null root output", [&] { ctx.reduce(buf.data(), me == 0 ? nullptr : buf.data(), 4, Datatype::float64, Op::sum, 0); },
+       "hympi: rank 0 called reduce(count=4, double, sum, root=0) with a null output buffer"},
   };
   for (auto& c : cases) {
     std::string message;

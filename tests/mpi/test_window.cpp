@@ -6,9 +6,12 @@
 #include <cstdint>
 #include <cstring>
 
+#include <unistd.h>
+
 #include "hympi/shared_window.hpp"
 #include "hympi/topology.hpp"
 #include "mpi/node/shared_arena.hpp"
+#include "test_util.hpp"
 
 namespace {
 
@@ -52,6 +55,14 @@ TEST(SharedWindow, AlignedZeroedAndPeersSeeWhatOwnersWrote) {
     }
     MPI_Barrier(topo.node());
   }
+}
+
+TEST(SharedWindow, AlignmentOutsideOnePageIsRefusedOnEveryRank) {
+  // Beyond a page, a segment's place in one process says nothing of its place in another.
+  hympi::Topology topo(MPI_COMM_WORLD);
+  for (std::size_t alignment : {std::size_t(32), std::size_t(100), 2 * std::size_t(sysconf(_SC_PAGESIZE))})
+    hympi::test::expect_error_on_every_rank([&] { hympi::SharedWindow window(topo.node(), 128, alignment); },
+                                            "hympi: SharedWindow alignment must be a power of two from 64 to the page size");
 }
 
 TEST(SharedWindow, ContiguousPlainMpiVersusNoncontigSegments) {

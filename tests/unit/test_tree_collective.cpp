@@ -179,6 +179,38 @@ TEST(TreeCollective, MismatchedOperationTypeOpOrRootIsReported) {
   }
 }
 
+// A mismatch found in the first sweep of a sliced chunk, which has no leader step of its
+// own, still runs the root's leader step once, with the failure: that is how the other
+// nodes' leaders learn it (else they wait in their check for this node's leader).
+TEST(TreeCollective, SlicedChunkMismatchRunsTheLeaderStepOnceWithTheFailure) {
+  const int n = 4;
+  for (const std::size_t odd_count : {std::size_t(301), std::size_t(3)}) {  // sliced vs sliced, sliced vs tree
+    ThreadTeam team(n, 4096);
+    std::atomic<int> steps{0}, failed_steps{0};
+    std::vector<std::string> messages(n);
+    team.run([&](int rank) {
+      auto coll = engine<TunedOrders>(team, rank, TreeSpec{TreeShape::kary, 2}, 4096, 256);
+      auto step = [&](std::byte*, std::size_t, Status& status) {
+        steps.fetch_add(1);
+        if (status.failed()) failed_steps.fetch_add(1);
+      };
+      std::vector<double> in(400, 1.0), out(400);
+      try {
+        coll.allreduce(in.data(), out.data(), rank == 2 ? odd_count : 300, Datatype::float64, Op::sum,
+                       LeaderStep(step));
+      } catch (const Error& e) {
+        messages[rank] = e.what();
+      }
+    });
+    EXPECT_EQ(steps.load(), 1) << "odd count " << odd_count;
+    EXPECT_EQ(failed_steps.load(), 1) << "odd count " << odd_count;
+    for (int r = 0; r < n; ++r) {
+      EXPECT_EQ(messages[r], messages[0]);
+      EXPECT_NE(messages[r].find("count=" + std::to_string(odd_count)), std::string::npos) << messages[r];
+    }
+  }
+}
+
 // A leader step that throws (an MPI error among node leaders) releases the node with a
 // failure: the root rethrows its own error, every other rank throws hympi::Error naming
 // the root; nobody is left waiting, and the next call works. A rank's own bad argument

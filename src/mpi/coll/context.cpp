@@ -10,6 +10,8 @@
 #include <chrono>
 #include <thread>
 #include <functional>
+#include <initializer_list>
+#include <utility>
 #include <vector>
 
 #include "core/name_table.hpp"
@@ -111,6 +113,20 @@ struct Context::Impl {
     int node_rank = -1, leader = 0;
     core::Status own;
   };
+  /// This rank's own failure in `desc`'s type and op (enumerations a cast or a binding may
+  /// have filled with anything) and in the buffers it must read or write (null with a
+  /// nonzero count), or none; the call then fails on every rank (see TreeCollective).
+  core::Status own_failure(const core::CallDesc& desc,
+                           std::initializer_list<std::pair<const void*, core::Argument>> buffers) const {
+    const int64_t me = topology.world_rank();
+    if (size_of(desc.type) == 0) return core::Status::invalid_argument(me, desc, core::Argument::type);
+    if (desc.kind != core::CallKind::bcast && uint8_t(desc.op) > uint8_t(Op::max))
+      return core::Status::invalid_argument(me, desc, core::Argument::op);
+    for (const auto& [pointer, argument] : buffers)
+      if (desc.count > 0 && pointer == nullptr) return core::Status::invalid_argument(me, desc, argument);
+    return {};
+  }
+
   Root locate(int root, const core::CallDesc& desc) const {
     if (root < 0 || root >= topology.world_size())
       return {-1, 0, core::Status::invalid_root(topology.world_rank(), desc, topology.world_size())};
@@ -176,7 +192,8 @@ void Context::allreduce(const void* in, void* out, std::size_t count, Datatype t
           return MPI_Iallreduce(MPI_IN_PLACE, buffer, int(n), mpi_type(type), mpi_op(op), comm, r);
         });
   };
-  im.node->allreduce(in, out, count, type, op, im.step_if_internode(step));
+  im.node->allreduce(in, out, count, type, op, im.step_if_internode(step),
+                     im.own_failure(desc, {{in, core::Argument::in}, {out, core::Argument::out}}));
 }
 
 void Context::reduce(const void* in, void* out, std::size_t count, Datatype type, Op op, int root) {
@@ -204,7 +221,12 @@ void Context::reduce(const void* in, void* out, std::size_t count, Datatype type
           return MPI_Ireduce(send, receive, int(n), mpi_type(type), mpi_op(op), root_leader, comm, r);
         });
   };
-  im.node->reduce(in, out, count, type, op, root, where.node_rank, im.step_if_internode(step), where.own);
+  core::Status own = where.own;  // an invalid root first; `out` matters at the root only
+  if (!own.failed())
+    own = root == im.topology.world_rank()
+              ? im.own_failure(desc, {{in, core::Argument::in}, {out, core::Argument::out}})
+              : im.own_failure(desc, {{in, core::Argument::in}});
+  im.node->reduce(in, out, count, type, op, root, where.node_rank, im.step_if_internode(step), own);
 }
 
 void Context::bcast(void* data, std::size_t count, Datatype type, int root) {
@@ -222,7 +244,8 @@ void Context::bcast(void* data, std::size_t count, Datatype type, int root) {
         [&] { return MPI_Bcast(buffer, int(n), mpi_type(type), root_leader, comm); },
         [&](MPI_Request* r) { return MPI_Ibcast(buffer, int(n), mpi_type(type), root_leader, comm, r); });
   };
-  im.node->bcast(data, count, type, root, where.node_rank, im.step_if_internode(step), where.own);
+  const core::Status own = where.own.failed() ? where.own : im.own_failure(desc, {{data, core::Argument::data}});
+  im.node->bcast(data, count, type, root, where.node_rank, im.step_if_internode(step), own);
 }
 
 }  // namespace hympi

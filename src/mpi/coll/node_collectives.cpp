@@ -27,8 +27,8 @@ class Engine final : public NodeCollectives {
     else counter_.barrier(step);
   }
   void allreduce(const void* in, void* out, std::size_t count, Datatype type, Op op,
-                 core::LeaderStep step) override {
-    tree_.allreduce(in, out, count, type, op, step);
+                 core::LeaderStep step, const core::Status& own) override {
+    tree_.allreduce(in, out, count, type, op, step, own);
   }
   void reduce(const void* in, void* out, std::size_t count, Datatype type, Op op,
               int world_root, int node_root, core::LeaderStep step,

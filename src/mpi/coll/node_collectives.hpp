@@ -18,7 +18,7 @@ class NodeCollectives {
   virtual ~NodeCollectives() = default;
   virtual void barrier(core::LeaderStep step) = 0;
   virtual void allreduce(const void* in, void* out, std::size_t count, Datatype type, Op op,
-                         core::LeaderStep step) = 0;
+                         core::LeaderStep step, const core::Status& own) = 0;
   virtual void reduce(const void* in, void* out, std::size_t count, Datatype type, Op op,
                       int world_root, int node_root, core::LeaderStep step,
                       const core::Status& own) = 0;

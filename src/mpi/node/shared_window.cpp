@@ -1,6 +1,7 @@
 #include "hympi/shared_window.hpp"
 
 #include <sys/statvfs.h>
+#include <unistd.h>
 
 #include <csetjmp>
 #include <csignal>
@@ -69,38 +70,36 @@ bool first_touch(std::byte* memory, std::size_t bytes) {
 }  // namespace
 
 SharedWindow::SharedWindow(MPI_Comm comm, std::size_t bytes, std::size_t alignment) {
-  const bool valid = alignment >= 64 && (alignment & (alignment - 1)) == 0;
+  // A segment's offset inside its pages is the same in every process that maps it, its
+  // place beyond a page is not: a peer's view can be aligned to at most a page.
+  const auto page = std::size_t(sysconf(_SC_PAGESIZE));
+  const bool valid = alignment >= 64 && alignment <= page && (alignment & (alignment - 1)) == 0;
   mpi::agree_on_setup(comm, "SharedWindow", {{"alignment", int64_t(alignment)}});
   if (!valid)
-    throw Error("hympi: SharedWindow alignment must be a power of two >= 64, got " +
-                std::to_string(alignment));
+    throw Error("hympi: SharedWindow alignment must be a power of two from 64 to the page size (" +
+                std::to_string(page) + "), got " + std::to_string(alignment));
   MPI_Comm_rank(comm, &rank_);
 
-  // Too little /dev/shm: decided by rank 0 for everyone, before anything is mapped.
-  const std::size_t request = bytes == 0 ? 0 : bytes + alignment;
-  unsigned long long node_total = 0, my_request = request;
+  // Too little /dev/shm: decided by rank 0 for everyone, before anything is mapped (counting
+  // the padding of the fallback below: the most this may map).
+  const std::size_t padded = bytes == 0 ? 0 : bytes + alignment;
+  unsigned long long node_total = 0, my_request = padded;
   check(MPI_Allreduce(&my_request, &node_total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm),
         "MPI_Allreduce (window size)");
   int enough = node_total <= shm_free_bytes();
   check(MPI_Bcast(&enough, 1, MPI_INT, 0, comm), "MPI_Bcast (window size check)");
   if (!enough) throw Error("hympi: cannot allocate a shared window: " + shm_advice(node_total));
 
-  MPI_Info info;
-  MPI_Info_create(&info);
-  MPI_Info_set(info, "alloc_shared_noncontig", "true");
-  void* base = nullptr;
-  int code = MPI_Win_allocate_shared(static_cast<MPI_Aint>(request), 1, info, comm, &base, &win_);
-  MPI_Info_free(&info);
-  // Every rank learns whether every rank got its segment: one failure must not leave the
-  // others in a window that half the node never joined.
-  int mine = code == MPI_SUCCESS, all = 0;
-  check(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce (window allocation)");
-  if (!all) {
-    free();
-    if (code == MPI_SUCCESS)
-      throw Error("hympi: MPI_Win_allocate_shared failed on another rank of this node (see its message)");
-    check(code, "MPI_Win_allocate_shared (does this MPI support MPI-3 shared memory on this node?)");
-  }
+  // An MPI-4 library places every segment on `alignment` itself when the window asks for it
+  // (info key mpi_minimum_memory_alignment): no padding. An MPI-3 library (Open MPI 4.1
+  // guarantees 8 bytes), or one that did not honour the key on some rank, gets a window
+  // with `alignment` bytes of padding per segment, aligned by hympi (map_segments).
+  bool aligned = false;
+#if MPI_VERSION >= 4
+  aligned = allocate(comm, bytes, alignment, true);
+  if (!aligned) free();
+#endif
+  if (!aligned) allocate(comm, padded, alignment, false);
   // Windows return error codes, so that the checks around window calls see them.
   MPI_Win_set_errhandler(win_, MPI_ERRORS_RETURN);
   try {
@@ -111,18 +110,43 @@ SharedWindow::SharedWindow(MPI_Comm comm, std::size_t bytes, std::size_t alignme
   }
 }
 
+bool SharedWindow::allocate(MPI_Comm comm, std::size_t request, std::size_t alignment, bool ask_alignment) {
+  MPI_Info info;
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "alloc_shared_noncontig", "true");
+#if MPI_VERSION >= 4
+  if (ask_alignment) MPI_Info_set(info, "mpi_minimum_memory_alignment", std::to_string(alignment).c_str());
+#else
+  (void)ask_alignment;
+#endif
+  void* base = nullptr;
+  int code = MPI_Win_allocate_shared(static_cast<MPI_Aint>(request), 1, info, comm, &base, &win_);
+  MPI_Info_free(&info);
+  // Every rank learns whether every rank got its segment: one failure must not leave the
+  // others in a window that half the node never joined.
+  const bool on_boundary = request == 0 || reinterpret_cast<std::uintptr_t>(base) % alignment == 0;
+  int mine[2] = {code == MPI_SUCCESS, code == MPI_SUCCESS && on_boundary}, all[2] = {0, 0};
+  check(MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, comm), "MPI_Allreduce (window allocation)");
+  if (!all[0]) {
+    free();
+    if (code == MPI_SUCCESS)
+      throw Error("hympi: MPI_Win_allocate_shared failed on another rank of this node (see its message)");
+    check(code, "MPI_Win_allocate_shared (does this MPI support MPI-3 shared memory on this node?)");
+  }
+  return all[1] != 0;
+}
+
 void SharedWindow::map_segments(MPI_Comm comm, std::size_t bytes, std::size_t alignment,
                                 unsigned long long node_total) {
   // Align my segment myself, then tell the others where it starts.
   int size = 0;
   MPI_Comm_size(comm, &size);
-  const std::size_t request = bytes == 0 ? 0 : bytes + alignment;
   MPI_Aint my_size = 0;
   int unit = 0;
   void* base = nullptr;
   check(MPI_Win_shared_query(win_, rank_, &my_size, &unit, &base), "MPI_Win_shared_query");
   const auto address = reinterpret_cast<std::uintptr_t>(base);
-  unsigned long long mine[2] = {request == 0 ? 0 : align_up(address, alignment) - address, bytes};
+  unsigned long long mine[2] = {bytes == 0 ? 0 : align_up(address, alignment) - address, bytes};
   std::vector<unsigned long long> all(2 * size);
   check(MPI_Allgather(mine, 2, MPI_UNSIGNED_LONG_LONG, all.data(), 2, MPI_UNSIGNED_LONG_LONG, comm),
         "MPI_Allgather (window layout)");
