@@ -6,7 +6,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <optional>
+#include <tuple>
+#include <utility>
 
 #include "bindings.hpp"
 
@@ -153,48 +156,122 @@ std::pair<nb::object, ArrayRef> output(nb::handle data, nb::handle out, const Ar
   return {std::move(result), std::move(ref)};
 }
 
-nb::object allreduce(Context& ctx, nb::handle data, const OpArg& op_arg, nb::handle out) {
+// A rank whose own arguments fail a check here still joins the collective, passing the C
+// API the mark of that argument (a type or op outside its enumeration, a null buffer), so
+// that every rank fails at once naming this one; this rank then raises its own, more
+// precise reason. Raising here alone would leave the other ranks waiting in the call.
+enum class Refused { type, op, in, out };
+
+template <class E>
+E invalid_enum() {  // a value outside the C enumeration, as a C caller could pass one
+  E value;
+  const int bad = -1;
+  static_assert(sizeof value == sizeof bad);
+  std::memcpy(&value, &bad, sizeof value);
+  return value;
+}
+
+/// Runs `prepare(stage)` (the checks; it sets `stage` to what it checks next); when it
+/// throws, joins the collective `call` with the mark of `stage` and rethrows.
+template <class Prepare, class Call>
+auto prepared(Context& ctx, Prepare&& prepare, Call&& call) {
+  Refused stage = Refused::in;
+  try {
+    return prepare(stage);
+  } catch (...) {
+    const hympi_datatype type = stage == Refused::type ? invalid_enum<hympi_datatype>() : HYMPI_FLOAT64;
+    const hympi_op op = stage == Refused::op ? invalid_enum<hympi_op>() : HYMPI_SUM;
+    double in = 0, out = 0;
+    if (!ctx.closed() && !mpi_finalized())  // fails on every rank, this one included
+      without_gil([&] {
+        return call(stage == Refused::in ? nullptr : &in, stage == Refused::out ? nullptr : &out, type, op);
+      });
+    throw;
+  }
+}
+
+/// The checks of a reduction of a Python scalar: the op, no `out`, a value that fits.
+std::pair<hympi_op, Scalar> scalar_arguments(Refused& stage, nb::handle data, const OpArg& op_arg, nb::handle out,
+                                             const char* call) {
+  stage = Refused::op;
   const hympi_op op = to_op(op_arg);
+  stage = Refused::out;
+  if (!out.is_none())
+    throw nb::type_error(
+        ("hympi: " + std::string(call) + ": out is for arrays; a scalar's result is returned").c_str());
+  stage = Refused::type;
+  return {op, Scalar(data, call)};
+}
+
+nb::object allreduce(Context& ctx, nb::handle data, const OpArg& op_arg, nb::handle out) {
+  auto refuse = [&](const void* in, void* res, hympi_datatype type, hympi_op op) {
+    return hympi_allreduce(ctx.handle(), in, res, 1, type, op);
+  };
   if (Scalar::is(data)) {
-    if (!out.is_none()) throw nb::type_error("hympi: allreduce: out is for arrays; a scalar's result is returned");
-    Scalar value(data, "allreduce"), result = value;
+    auto scalar = [&](Refused& stage) { return scalar_arguments(stage, data, op_arg, out, "allreduce"); };
+    auto [op, value] = prepared(ctx, scalar, refuse);
+    Scalar result = value;
     blocking([&] { return hympi_allreduce(ctx.handle(), &value.f, &result.f, 1, value.type, op); });
     return result.python();
   }
-  ArrayRef in(data, "allreduce: data", false);
-  auto [result, ref] = output(data, out, in, "allreduce");
+  auto [op, in, result, ref] = prepared(ctx, [&](Refused& stage) {
+    stage = Refused::op;
+    const hympi_op checked = to_op(op_arg);
+    stage = Refused::in;
+    ArrayRef input(data, "allreduce: data", false);
+    stage = Refused::out;
+    auto received = output(data, out, input, "allreduce");
+    return std::tuple(checked, std::move(input), std::move(received.first), std::move(received.second));
+  }, refuse);
   blocking([&] { return hympi_allreduce(ctx.handle(), in.data(), ref.data(), in.count(), in.type(), op); });
   return unwrap(result, out.is_none() && is_numpy_scalar(data));
 }
 
 nb::object reduce(Context& ctx, nb::handle data, const OpArg& op_arg, int root, nb::handle out) {
-  const hympi_op op = to_op(op_arg);
+  auto refuse = [&](const void* in, void* res, hympi_datatype type, hympi_op op) {
+    return hympi_reduce(ctx.handle(), in, res, 1, type, op, root);
+  };
   const bool is_root = ctx.rank() == root;
   if (Scalar::is(data)) {
-    if (!out.is_none()) throw nb::type_error("hympi: reduce: out is for arrays; a scalar's result is returned");
-    Scalar value(data, "reduce"), result = value;
+    auto scalar = [&](Refused& stage) { return scalar_arguments(stage, data, op_arg, out, "reduce"); };
+    auto [op, value] = prepared(ctx, scalar, refuse);
+    Scalar result = value;
     blocking([&] { return hympi_reduce(ctx.handle(), &value.f, &result.f, 1, value.type, op, root); });
     return is_root ? result.python() : nb::none();
   }
-  ArrayRef in(data, "reduce: data", false);
-  if (!is_root) {
-    blocking([&] { return hympi_reduce(ctx.handle(), in.data(), nullptr, in.count(), in.type(), op, root); });
-    return nb::none();
-  }
-  auto [result, ref] = output(data, out, in, "reduce");
-  blocking([&] { return hympi_reduce(ctx.handle(), in.data(), ref.data(), in.count(), in.type(), op, root); });
-  return unwrap(result, out.is_none() && is_numpy_scalar(data));
+  auto [op, in, received] = prepared(ctx, [&](Refused& stage) {
+    stage = Refused::op;
+    const hympi_op checked = to_op(op_arg);
+    stage = Refused::in;
+    ArrayRef input(data, "reduce: data", false);
+    stage = Refused::out;
+    std::optional<std::pair<nb::object, ArrayRef>> root_out;  // the root's result; the others pass none
+    if (is_root) root_out.emplace(output(data, out, input, "reduce"));
+    return std::tuple(checked, std::move(input), std::move(root_out));
+  }, refuse);
+  void* res = received ? received->second.data() : nullptr;
+  blocking([&] { return hympi_reduce(ctx.handle(), in.data(), res, in.count(), in.type(), op, root); });
+  return is_root ? unwrap(received->first, out.is_none() && is_numpy_scalar(data)) : nb::none();
 }
 
 nb::object bcast(Context& ctx, nb::handle data, int root) {
+  auto refuse = [&](const void* in, void*, hympi_datatype type, hympi_op) {
+    return hympi_bcast(ctx.handle(), const_cast<void*>(in), 1, type, root);
+  };
   if (Scalar::is(data)) {
-    Scalar value(data, "bcast");
+    Scalar value = prepared(ctx, [&](Refused& stage) {
+      stage = Refused::type;
+      return Scalar(data, "bcast");
+    }, refuse);
     blocking([&] { return hympi_bcast(ctx.handle(), &value.f, 1, value.type, root); });
     return value.python();
   }
   const bool scalar = is_numpy_scalar(data);
   nb::object array = scalar ? numpy().attr("array")(data) : nb::borrow(data);  // numpy scalars are immutable
-  ArrayRef ref(array, "bcast: data", ctx.rank() != root);
+  ArrayRef ref = prepared(ctx, [&](Refused& stage) {
+    stage = Refused::in;
+    return ArrayRef(array, "bcast: data", ctx.rank() != root);
+  }, refuse);
   blocking([&] { return hympi_bcast(ctx.handle(), ref.data(), ref.count(), ref.type(), root); });
   return unwrap(array, scalar);
 }
@@ -279,7 +356,8 @@ void bind_context(nb::module_& m) {
                    "out: numpy.ndarray | None = None) -> " HYMPY_DATA),
            "Reduces `data` over all ranks and returns the result on every rank: a float or int for a Python "
            "float or int, else an array like `data` (numpy float64, float32, int32 or int64, C-contiguous), "
-           "or `out` when given (out=data: in place). `op`: Op or 'sum', 'prod', 'min', 'max'.")
+           "or `out` when given (out=data: in place). `op`: Op or 'sum', 'prod', 'min', 'max'. An argument "
+           "only this rank got wrong raises its reason here and hympi.Error naming this rank on the others.")
       .def("reduce", &reduce, "data"_a, "op"_a = HYMPI_SUM, "root"_a = 0, "out"_a = nb::none(),
            nb::sig("def reduce(self, data: " HYMPY_DATA ", op: Op | str = ..., root: int = 0, "
                    "out: numpy.ndarray | None = None) -> " HYMPY_DATA " | None"),

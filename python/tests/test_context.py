@@ -4,13 +4,14 @@ in place, chunked counts, data that changes between calls), argument errors, col
 mismatches (the same hympi.Error on every rank) and closing."""
 
 import os
+import re
 
 import numpy as np
 import pytest
 from mpi4py import MPI
 
 import hympi
-from conftest import DTYPES, raises_everywhere, raises_here
+from conftest import DTYPES, error_of, raises_everywhere, raises_here
 
 MPI_OPS = {"sum": MPI.SUM, "prod": MPI.PROD, "min": MPI.MIN, "max": MPI.MAX}
 
@@ -137,6 +138,39 @@ def test_argument_errors(ctx):
     raises_here(lambda: ctx.allreduce(a[:8], out=a[2:]), "overlaps data in part")
     raises_here(lambda: ctx.allreduce(a, "avg"), "unknown op 'avg'.*sum, prod, min, max")
     assert ctx.allreduce(1.0) == ctx.size  # nothing was sent: the next call still matches
+
+
+def test_argument_errors_on_one_rank(ctx, comm):
+    """One rank's bad argument: that rank raises its own reason, every other rank a
+    hympi.Error naming it, and nobody is left waiting in the collective."""
+    if comm.size == 1:
+        pytest.skip("needs two ranks")
+    last = comm.size - 1
+    bad = comm.rank == last
+    a = np.arange(10.0)
+    readonly = np.zeros(10)
+    readonly.flags.writeable = False
+    cases = [  # call, error on the bad rank, its message, the others' message
+        (lambda: ctx.allreduce(np.zeros(10, np.complex128) if bad else a), TypeError, "complex128",
+         "allreduce.* with a null input buffer .*binding refused"),
+        (lambda: ctx.allreduce(a[::2] if bad else a), hympi.Error, "not C-contiguous", "with a null input buffer"),
+        (lambda: ctx.allreduce(a, "avg" if bad else "sum"), hympi.Error, "unknown op 'avg'",
+         "with an op that is none of sum"),
+        (lambda: ctx.allreduce(a, out=np.zeros(9) if bad else None), hympi.Error, "has 9 elements",
+         "with a null output buffer"),
+        (lambda: ctx.allreduce(2**70 if bad else 1), OverflowError, "does not fit int64",
+         "with a type that is none of float64"),
+        (lambda: ctx.reduce(a, root=last, out=readonly if bad else None), hympi.Error, "read-only",
+         "reduce.* with a null output buffer"),
+        (lambda: ctx.bcast(readonly if bad else np.zeros(10)), hympi.Error, "read-only",
+         "bcast.* with a null buffer \\('data'\\)"),
+    ]
+    for call, error, here, others in cases:
+        message = error_of(call, error if bad else hympi.Error)
+        raised = comm.allgather(message is not None)
+        assert all(raised), f"{here}: no error on ranks {[r for r, x in enumerate(raised) if not x]}"
+        assert re.search(here if bad else f"rank {last} called .*{others}", message), message
+    assert ctx.allreduce(1.0) == ctx.size  # still usable: the failed calls moved nothing
 
 
 def test_collective_mismatch(ctx, comm):

@@ -70,9 +70,10 @@ std::string Status::message() const {
     switch (Argument(rank_b)) {
       case Argument::type: what = "a type that is none of float64, float32, int32, int64"; break;
       case Argument::op: what = "an op that is none of sum, prod, min, max"; break;
-      case Argument::in: what = "a null input buffer ('in') for a nonzero count"; break;
-      case Argument::out: what = "a null output buffer ('out') for a nonzero count"; break;
-      case Argument::data: what = "a null buffer ('data') for a nonzero count"; break;
+      // A language binding that refuses an array passes it on as null (python/src/context.cpp).
+      case Argument::in: what = "a null input buffer ('in') for a nonzero count (or one its binding refused)"; break;
+      case Argument::out: what = "a null output buffer ('out') for a nonzero count (or one its binding refused)"; break;
+      case Argument::data: what = "a null buffer ('data') for a nonzero count (or one its binding refused)"; break;
     }
     return "hympi: rank " + std::to_string(rank_a) + " called " + a.describe() + " with " + what +
            ". The call failed on every rank and moved no data.";

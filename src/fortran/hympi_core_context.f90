@@ -54,16 +54,24 @@ contains
     call finish(c_code(c_hympi_barrier(context%ptr)), ierr)
   end procedure hympi_barrier
 
+  ! A rank whose own arguments fail a check here (a non-contiguous array, sizes that differ)
+  ! still joins the collective, passing the refused buffer as null: every rank then fails at
+  ! once, the others naming this rank, and this rank returns its own message. Returning
+  ! alone would leave the other ranks waiting in the call.
   module procedure any_allreduce
     type(c_ptr) :: in_at, out_at
     integer(c_size_t) :: count, out_count
     code = locate(in, 'in', 'hympi_allreduce', in_at, count)
-    if (code /= HYMPI_SUCCESS) return
+    if (code /= HYMPI_SUCCESS) then
+      call join_refused(c_hympi_allreduce(context%ptr, c_null_ptr, no_data(), 1_c_size_t, HYMPI_FLOAT64, HYMPI_SUM))
+      return
+    end if
     code = locate(out, 'out', 'hympi_allreduce', out_at, out_count)
-    if (code /= HYMPI_SUCCESS) return
-    if (out_count /= count) then
+    if (code == HYMPI_SUCCESS .and. out_count /= count) &
       code = argument_error('hympi_allreduce: out has ' // str(int(out_count, c_int64_t)) // ' elements, in ' // &
                             str(int(count, c_int64_t)) // '; pass arrays of the same size')
+    if (code /= HYMPI_SUCCESS) then
+      call join_refused(c_hympi_allreduce(context%ptr, no_data(), c_null_ptr, 1_c_size_t, HYMPI_FLOAT64, HYMPI_SUM))
       return
     end if
     code = c_code(c_hympi_allreduce(context%ptr, in_at, out_at, count, int(datatype, c_int), int(op, c_int)))
@@ -73,7 +81,10 @@ contains
     type(c_ptr) :: at
     integer(c_size_t) :: count
     code = locate(x, 'x', 'hympi_allreduce_in_place', at, count)
-    if (code /= HYMPI_SUCCESS) return
+    if (code /= HYMPI_SUCCESS) then
+      call join_refused(c_hympi_allreduce(context%ptr, c_null_ptr, no_data(), 1_c_size_t, HYMPI_FLOAT64, HYMPI_SUM))
+      return
+    end if
     code = c_code(c_hympi_allreduce(context%ptr, at, at, count, int(datatype, c_int), int(op, c_int)))
   end procedure any_allreduce_in_place
 
@@ -81,14 +92,20 @@ contains
     type(c_ptr) :: in_at, out_at
     integer(c_size_t) :: count, out_count
     code = locate(in, 'in', 'hympi_reduce', in_at, count)
-    if (code /= HYMPI_SUCCESS) return
+    if (code /= HYMPI_SUCCESS) then
+      call join_refused(c_hympi_reduce(context%ptr, c_null_ptr, no_data(), 1_c_size_t, HYMPI_FLOAT64, HYMPI_SUM, &
+                                       int(root, c_int)))
+      return
+    end if
     out_at = c_null_ptr  ! only the root receives
     if (context%rank == root) then
       code = locate(out, 'out', 'hympi_reduce', out_at, out_count)
-      if (code /= HYMPI_SUCCESS) return
-      if (out_count /= count) then
+      if (code == HYMPI_SUCCESS .and. out_count /= count) &
         code = argument_error('hympi_reduce: out has ' // str(int(out_count, c_int64_t)) // ' elements on the ' // &
                               'root, in ' // str(int(count, c_int64_t)) // '; pass arrays of the same size')
+      if (code /= HYMPI_SUCCESS) then
+        call join_refused(c_hympi_reduce(context%ptr, no_data(), c_null_ptr, 1_c_size_t, HYMPI_FLOAT64, HYMPI_SUM, &
+                                         int(root, c_int)))
         return
       end if
     end if
@@ -100,7 +117,17 @@ contains
     type(c_ptr) :: at
     integer(c_size_t) :: count
     code = locate(x, 'x', 'hympi_bcast', at, count)
-    if (code /= HYMPI_SUCCESS) return
+    if (code /= HYMPI_SUCCESS) then
+      call join_refused(c_hympi_bcast(context%ptr, c_null_ptr, 1_c_size_t, HYMPI_FLOAT64, int(root, c_int)))
+      return
+    end if
     code = c_code(c_hympi_bcast(context%ptr, at, count, int(datatype, c_int), int(root, c_int)))
   end procedure any_bcast
+
+  ! The C API's code of a collective joined only to fail everywhere: this rank reports its
+  ! own argument error instead (the message argument_error kept), so the code is dropped.
+  subroutine join_refused(code)
+    integer(c_int), intent(in) :: code
+    if (code == HYMPI_SUCCESS) error stop 'hympi: internal error: a refused collective succeeded'
+  end subroutine join_refused
 end submodule hympi_core_context

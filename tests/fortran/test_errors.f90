@@ -2,7 +2,8 @@
 ! sees (unknown names and values, a handle that does not exist, non-contiguous arrays,
 ! sizes and element types that do not fit the halo, malformed CSR offsets):
 ! HYMPI_ERR_ARGUMENT here, before any communication, but in a set-up (a name only the last
-! rank got wrong): on every rank of it. Collective calls with arguments that
+! rank got wrong) and in a collective (an array only the last rank got wrong): on every
+! rank of it. Collective calls with arguments that
 ! differ between ranks: HYMPI_ERR_USAGE on every rank with the same message, and the
 ! objects still work afterwards. Also the names of the enums and codes.
 program test_errors
@@ -104,6 +105,23 @@ program test_errors
     call hympi_pattern_from_lists(ctx, local_points, nbr_ranks, send_ptr, send_ids, recv_ptr, recv_ids, &
                                   unmade, ierr=ierr)
     call expect_everywhere(ierr, 'pattern whose counts disagree')
+    ! An array only the last rank got wrong: its own message there, HYMPI_ERR_USAGE naming
+    ! it on the others, in the same call (nobody is left waiting).
+    if (rank == ranks - 1) then
+      call hympi_allreduce(ctx, a(1:8:2), b(1:4), HYMPI_SUM, ierr)
+      call expect_local(ierr, 'in is not contiguous', 'allreduce of a strided section on the last rank only')
+      call hympi_reduce(ctx, a(1:4), b(1:3), HYMPI_SUM, ranks - 1, ierr)
+      call expect_local(ierr, 'same size', 'reduce to the last rank into a too short out')
+      call hympi_bcast(ctx, a(1:8:2), 0, ierr)
+      call expect_local(ierr, 'x is not contiguous', 'bcast into a strided section on the last rank only')
+    else
+      call hympi_allreduce(ctx, a(1:4), b(1:4), HYMPI_SUM, ierr)
+      call expect_named(ierr, 'called allreduce(count=1, double, sum) with a null input buffer')
+      call hympi_reduce(ctx, a(1:4), b(1:4), HYMPI_SUM, ranks - 1, ierr)
+      call expect_named(ierr, 'with a null output buffer')
+      call hympi_bcast(ctx, a(1:4), 0, ierr)
+      call expect_named(ierr, 'with a null buffer')
+    end if
   end if
   call hympi_reduce(ctx, a(1:2), b(1:2), HYMPI_SUM, ranks, ierr)
   call expect_everywhere(ierr, 'reduce to a root that is no rank')
@@ -127,6 +145,19 @@ contains
     call expect(code == HYMPI_ERR_ARGUMENT, what // ': HYMPI_ERR_ARGUMENT')
     call expect(index(message, text) > 0 .and. index(message, 'hympi') == 1, what // ': message "' // message // '"')
   end subroutine expect_local
+
+  ! HYMPI_ERR_USAGE naming the last rank and `text`.
+  subroutine expect_named(code, text)
+    integer, intent(in) :: code
+    character(*), intent(in) :: text
+    character(:), allocatable :: message
+    character(16) :: last
+    message = hympi_last_error_message()
+    write (last, '(i0)') ranks - 1
+    call expect(code == HYMPI_ERR_USAGE, text // ': HYMPI_ERR_USAGE')
+    call expect(index(message, 'hympi: rank ' // trim(last) // ' called ') == 1 .and. index(message, text) > 0, &
+                text // ': message "' // message // '"')
+  end subroutine expect_named
 
   ! HYMPI_ERR_USAGE (or `expected`) on every rank, with the same message ("hympi: ...")
   ! everywhere.

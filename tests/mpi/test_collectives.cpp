@@ -179,7 +179,7 @@ TEST(Collectives, MismatchedArgumentsThrowOnEveryRank) {
   const bool odd = me == n - 1;
   std::vector<Case> cases = {
       {"count", [&] { ctx.allreduce(buf.data(), buf.data(), odd ? 11 : 10, Op::sum); }, "count=11"},
-      // Chunks reduced in slices (>= 64 KiB), found in their first sweep, which has no leader
+      // Chunks reduced in slices (>= 16 KiB), found in their first sweep, which has no leader
       // step of its own: the failure must still reach the other nodes' leaders.
       {"sliced count", [&] { ctx.allreduce(big.data(), big.data(), odd ? 100001 : 100000, Op::sum); }, "count=100001"},
       {"sliced against tree", [&] { ctx.allreduce(big.data(), big.data(), odd ? 10 : 100000, Op::sum); }, "count=10"},
