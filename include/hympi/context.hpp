@@ -34,10 +34,14 @@ struct ContextAccess;  // hympi's own components (halo) reach the wait settings
 
 class Context {
  public:
+  /// Collective over `comm`, with the options of the HYMPI_* environment variables
+  /// (Options::from_env()). A malformed one on some ranks only (one host's environment,
+  /// say) fails the set-up on every rank, naming those ranks and the variable.
+  explicit Context(MPI_Comm comm = MPI_COMM_WORLD);
   /// Collective over `comm`. The options that shape the protocols (every HYMPI_* but
   /// HYMPI_WAIT and HYMPI_TIMEOUT) must be the same on every rank: else hympi::Error on
   /// every rank, naming the ranks and the values.
-  explicit Context(MPI_Comm comm = MPI_COMM_WORLD, Options options = Options::from_env());
+  Context(MPI_Comm comm, Options options);
   /// Collective. After MPI_Finalize it does nothing (MPI_Finalize released it).
   ~Context();
   Context(const Context&) = delete;

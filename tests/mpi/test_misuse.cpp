@@ -7,6 +7,7 @@
 #include <sys/statvfs.h>
 
 #include <fstream>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -172,6 +173,29 @@ TEST(Misuse, OptionsDifferOnOneRank) {
     expect_error_on_every_rank([&] { Context c(MPI_COMM_WORLD, o); },
                                "hympi: Context: ranks passed different HYMPI_NODE_SIZE: ");
   }
+}
+
+/// A malformed HYMPI_* variable on one rank only (one host's environment): the Context's
+/// set-up fails on every rank, naming that rank and the variable; then a Context works.
+TEST(Misuse, MalformedEnvironmentOnOneRank) {
+  if (world_size() < 2) GTEST_SKIP() << "needs two ranks";
+  const char* name = "HYMPI_COLL_BUFFER";
+  const char* before = std::getenv(name);
+  const std::string saved = before ? before : "";
+  for (int round : {0, 1}) {
+    if (world_rank() == misuser(round)) setenv(name, "lots", 1);
+    expect_error_on_every_rank([&] { Context c(MPI_COMM_WORLD); },
+                               "hympi: Context set-up refused on rank " + std::to_string(misuser(round)) + ": ");
+    expect_error_on_every_rank([&] { Context c(MPI_COMM_WORLD); }, name);
+    if (before)
+      setenv(name, saved.c_str(), 1);
+    else
+      unsetenv(name);
+  }
+  Context c(MPI_COMM_WORLD);
+  double one = 1, sum = 0;
+  c.allreduce(&one, &sum, 1, Op::sum);
+  EXPECT_EQ(sum, world_size());
 }
 
 /// Across emulated nodes of one rank, under every barrier algorithm: a barrier on some

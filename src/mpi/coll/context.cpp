@@ -71,6 +71,18 @@ Options agreed(MPI_Comm comm, const Options& options) {
   return options;
 }
 
+/// Options::from_env() on this rank; when a variable is malformed here, this rank takes
+/// part in the Context's set-up agreement as a refusal, so every rank throws, not this one
+/// alone (the others would wait in the agreement).
+Options options_from_env(MPI_Comm comm) {
+  try {
+    return Options::from_env();
+  } catch (const Error& e) {
+    if (comm == MPI_COMM_NULL) throw;  // no communicator: no set-up for the others to wait in
+    mpi::refuse_setup(comm, "Context", e.what());
+  }
+}
+
 }  // namespace
 
 struct Context::Impl {
@@ -156,6 +168,7 @@ core::WaitConfig detail::ContextAccess::wait(const Context& context) {
   return context.impl_->leaders.wait();
 }
 
+Context::Context(MPI_Comm comm) : Context(comm, options_from_env(comm)) {}
 Context::Context(MPI_Comm comm, Options options)
     : impl_(std::make_unique<Impl>(comm, options, [this] { impl_.reset(); })) {}
 Context::~Context() = default;
