@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "threads.hpp"
+
 namespace hympi::apps {
 
 void add_common_options(CLI::App& app, CommonOptions& o) {
@@ -20,6 +22,9 @@ void add_common_options(CLI::App& app, CommonOptions& o) {
   app.add_flag("--verify", o.verify, "gather the result and compare it with a serial run on rank 0");
   app.add_flag("--separate-wait", o.separate_wait,
                "a barrier before each ghost update and reduction, timed apart: their times are then the exchange alone");
+  app.add_option("--threads", o.threads,
+                 "OpenMP threads per rank for the compute loops (the MPI+OpenMP baseline: one rank per node)")
+      ->check(CLI::Range(1, kMaxThreads));
 }
 
 std::optional<int> parse(CLI::App& app, int argc, char** argv) {
@@ -34,7 +39,8 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv) {
 }
 
 int app_main(int argc, char** argv, int (*run)(int, char**)) {
-  MPI_Init(&argc, &argv);
+  int provided = 0;  // only the master thread calls MPI (threads.hpp)
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   int status = 0;
   try {
     status = run(argc, argv);
@@ -52,8 +58,10 @@ Arrays::Arrays(const Context& ctx, const std::string& placement, int arrays, std
   const Topology& topo = ctx.topology();
   if (placement == "first-touch") {
     for (int i = 0; i < arrays; ++i) {
-      own_.emplace_back(count, 0.0);  // written here, by the rank that uses it
-      pointers_.push_back(own_.back().data());
+      own_.emplace_back(new double[count]);  // first written here, by the thread that computes on it
+      double* a = own_.back().get();
+      in_parallel(count, [a](std::size_t first, std::size_t last) { std::fill(a + first, a + last, 0.0); });
+      pointers_.push_back(a);
     }
     return;
   }
@@ -91,27 +99,27 @@ double reduce(Context& ctx, double value, Op op, bool separate_wait, Split& spli
 }
 
 IterationTimes per_iteration(const Context& ctx, const Split& split, int iterations) {
-  double mine[4] = {split.compute, split.ghost, split.reduce, split.wait}, worst[4];
-  MPI_Allreduce(mine, worst, 4, MPI_DOUBLE, MPI_MAX, ctx.topology().world());
+  double mine[5] = {split.compute, split.ghost, split.reduce, split.wait, split.loop}, worst[5];
+  MPI_Allreduce(mine, worst, 5, MPI_DOUBLE, MPI_MAX, ctx.topology().world());
   const double per = 1e6 / iterations, total = worst[0] + worst[1] + worst[2];
   return {worst[0] * per, worst[1] * per, worst[2] * per, worst[3] * per,
-          total > 0 ? 100.0 * (worst[1] + worst[2]) / total : 0.0};
+          total > 0 ? 100.0 * (worst[1] + worst[2]) / total : 0.0, worst[4] * per};
 }
 
-void report(const Context& ctx, const std::string& app, const std::string& strategy, int iterations,
+void report(const Context& ctx, const std::string& app, const std::string& strategy, int threads, int iterations,
             double residual, double checksum, const Split& split) {
   const IterationTimes t = per_iteration(ctx, split, iterations);
   if (ctx.topology().world_rank() != 0) return;
   if (t.wait_us > 0) fmt::print("# waiting for other ranks before ghost updates and reductions: {:.2f} us per iteration\n", t.wait_us);
-  fmt::print("# {}  strategy={}  ranks={}  nodes={}\n", app, strategy, ctx.topology().world_size(),
-             ctx.topology().node_count());
+  fmt::print("# {}  strategy={}  ranks={}  nodes={}  threads per rank={}\n", app, strategy, ctx.topology().world_size(),
+             ctx.topology().node_count(), threads);
   fmt::print("iterations {}\nresidual {:.12e}\nchecksum {:.15e}\n", iterations, residual, checksum);
   // Every bit of both, for the comparisons with examples/ and other runs.
   fmt::print("bits residual {:016X} checksum {:016X}\n", std::bit_cast<std::uint64_t>(residual),
              std::bit_cast<std::uint64_t>(checksum));
   fmt::print("# per iteration (us, max over ranks)   compute {:.2f}   ghost update {:.2f}   reductions {:.2f}"
-             "   communication share {:.1f} %\n",
-             t.compute_us, t.ghost_us, t.reduce_us, t.share_percent);
+             "   communication share {:.1f} %   whole iteration {:.2f}\n",
+             t.compute_us, t.ghost_us, t.reduce_us, t.share_percent, t.iteration_us);
 }
 
 }  // namespace hympi::apps

@@ -23,6 +23,7 @@ struct CommonOptions {
   std::string placement = "first-touch";
   bool verify = false;           // compare with a serial run on rank 0
   bool separate_wait = false;    // a barrier before each ghost update, timed on its own
+  int threads = 1;               // OpenMP threads per rank for the compute loops (threads.hpp)
 };
 
 void add_common_options(CLI::App& app, CommonOptions& options);
@@ -31,11 +32,12 @@ void add_common_options(CLI::App& app, CommonOptions& options);
 /// the exit status (empty: go on).
 std::optional<int> parse(CLI::App& app, int argc, char** argv);
 
-/// An app's main(): MPI_Init, `run`, a hympi::Error printed by rank 0 (status 2), MPI_Finalize.
+/// An app's main(): MPI_Init_thread (funneled: threads.hpp), `run`, a hympi::Error printed by rank 0 (status 2), MPI_Finalize.
 int app_main(int argc, char** argv, int (*run)(int, char**));
 
 /// Arrays of `count` doubles per rank. "first-touch": each rank allocates and initializes
-/// its own (the default; Hager & Wellein (2010), 8.1.1). "shared": a shared window
+/// its own (the default; Hager & Wellein (2010), 8.1.1), each of its threads the share it
+/// computes on (threads.hpp). "shared": a shared window
 /// allocated noncontig, each rank's segment page-aligned and first written by its owner
 /// (alloc_shared_noncontig, Hoefler et al. (2012)). "rank0": the node's arrays are one
 /// contiguous region of a shared window allocated and first written by node rank 0 (the
@@ -47,7 +49,7 @@ class Arrays {
   double* operator[](int i) { return pointers_[std::size_t(i)]; }
 
  private:
-  std::vector<std::vector<double>> own_;
+  std::vector<std::unique_ptr<double[]>> own_;
   std::unique_ptr<SharedWindow> window_;
   std::vector<double*> pointers_;
 };
@@ -56,6 +58,7 @@ class Arrays {
 /// and reduction (--separate-wait): the other ranks' later arrival, not data movement.
 struct Split {
   double compute = 0, ghost = 0, reduce = 0, wait = 0;
+  double loop = 0;  // the whole iteration loop: every phase, the wait for other ranks included
 };
 
 /// Runs `f` and adds its duration to `slot`.
@@ -76,12 +79,12 @@ double reduce(Context& ctx, double value, Op op, bool separate_wait, Split& spli
 /// Collective: microseconds per iteration of each phase, the maximum over ranks, and the
 /// communication share (ghost update + reductions) / (compute + ghost update + reductions).
 struct IterationTimes {
-  double compute_us = 0, ghost_us = 0, reduce_us = 0, wait_us = 0, share_percent = 0;
+  double compute_us = 0, ghost_us = 0, reduce_us = 0, wait_us = 0, share_percent = 0, iteration_us = 0;
 };
 IterationTimes per_iteration(const Context& ctx, const Split& split, int iterations);
 
 /// Rank 0 prints one line per quantity, OSU-like; times are maxima over ranks.
-void report(const Context& ctx, const std::string& app, const std::string& strategy, int iterations,
+void report(const Context& ctx, const std::string& app, const std::string& strategy, int threads, int iterations,
             double residual, double checksum, const Split& split);
 
 }  // namespace hympi::apps

@@ -1,5 +1,5 @@
 // cg (apps/cg_solver.hpp) on the cube mesh or any tetrahedral MSH file.
-//   mpiexec -n 2 cg [--size 0.03] [--strategy shm] [--tolerance 1e-8] [--node-shared-mesh] [--verify]
+//   mpiexec -n 2 cg [--size 0.03] [--strategy shm] [--tolerance 1e-8] [--node-shared-mesh] [--threads K] [--verify]
 // --verify: the same solve on one rank (rank 0, serial) must agree to round-off, and a
 // second parallel solve with flat_mpi must agree bit for bit (the strategy moves data, it
 // does not change arithmetic).
@@ -43,7 +43,7 @@ int run(int argc, char** argv) {
     fmt::print("# mesh node-shared: one copy of {:.1f} MiB per node of {} ranks instead of {} (saves {:.1f} MiB per node)\n",
                mib, ctx.topology().node_size(), ctx.topology().node_size(), mib * (ctx.topology().node_size() - 1));
   }
-  report(ctx, "cg", s.strategy, s.iterations, s.residual, sum, s.split);
+  report(ctx, "cg", s.strategy, options.threads, s.iterations, s.residual, sum, s.split);
   if (ctx.topology().world_rank() == 0) fmt::print("max |x - 1| {:.3e}\n", worst_error);
   return !options.verify || verify_cg(ctx, setup, problem, options, s) ? 0 : 1;
 }

@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 #include <unordered_map>
 
 #include "mpi/support/rank_lists.hpp"
+#include "threads.hpp"
 
 namespace hympi::apps {
 namespace {
@@ -61,11 +63,13 @@ Csr assemble(const mesh::TetMeshView& m, const mesh::LocalMesh& local) {
 }
 
 void multiply(const Csr& a, const double* x, double* y) {
-  for (int r = 0; r < a.rows(); ++r) {
-    double sum = 0;
-    for (int e = a.offsets[std::size_t(r)]; e < a.offsets[std::size_t(r) + 1]; ++e) sum += a.values[std::size_t(e)] * x[a.columns[std::size_t(e)]];
-    y[r] = sum;
-  }
+  in_parallel(std::size_t(a.rows()), [&](std::size_t first, std::size_t last) {
+    for (std::size_t r = first; r < last; ++r) {
+      double sum = 0;
+      for (int e = a.offsets[r]; e < a.offsets[r + 1]; ++e) sum += a.values[std::size_t(e)] * x[a.columns[std::size_t(e)]];
+      y[r] = sum;
+    }
+  });
 }
 
 /// The solver's vectors, each of the local points (owned, then ghosts); where they live is
@@ -85,7 +89,14 @@ Solve cg(const Csr& a, Vectors v, Context* ctx, Halo* halo, double tolerance, in
   auto dot = [&](const double* u, const double* w) {
     double local = 0;
     timed(s.split.compute, [&] {
-      for (std::size_t i = 0; i < n; ++i) local += u[i] * w[i];
+      local = in_thread_order(
+          n, 0.0,
+          [&](std::size_t first, std::size_t last) {
+            double sum = 0;
+            for (std::size_t i = first; i < last; ++i) sum += u[i] * w[i];
+            return sum;
+          },
+          std::plus<double>());
     });
     if (ctx) local = reduce(*ctx, local, Op::sum, separate_wait, s.split);
     return local;
@@ -98,21 +109,28 @@ Solve cg(const Csr& a, Vectors v, Context* ctx, Halo* halo, double tolerance, in
   const double norm_b = std::sqrt(dot(b, b));
   double rr = dot(r, r);
   s.residual = std::sqrt(rr) / norm_b;
-  while (s.iterations < max_iterations && s.residual > tolerance) {
-    if (halo) ghost_update(*ctx, *halo, p, separate_wait, s.split);
-    timed(s.split.compute, [&] { multiply(a, p, q); });
-    const double alpha = rr / dot(p, q);
-    timed(s.split.compute, [&] {
-      for (std::size_t i = 0; i < n; ++i) x[i] += alpha * p[i], r[i] -= alpha * q[i];
-    });
-    const double rr_next = dot(r, r), beta = rr_next / rr;
-    rr = rr_next;
-    timed(s.split.compute, [&] {
-      for (std::size_t i = 0; i < n; ++i) p[i] = r[i] + beta * p[i];
-    });
-    s.residual = std::sqrt(rr) / norm_b;
-    ++s.iterations;
-  }
+  if (ctx) ctx->barrier();  // the loop's time starts together on every rank
+  timed(s.split.loop, [&] {
+    while (s.iterations < max_iterations && s.residual > tolerance) {
+      if (halo) ghost_update(*ctx, *halo, p, separate_wait, s.split);
+      timed(s.split.compute, [&] { multiply(a, p, q); });
+      const double alpha = rr / dot(p, q);
+      timed(s.split.compute, [&] {
+        in_parallel(n, [&](std::size_t first, std::size_t last) {
+          for (std::size_t i = first; i < last; ++i) x[i] += alpha * p[i], r[i] -= alpha * q[i];
+        });
+      });
+      const double rr_next = dot(r, r), beta = rr_next / rr;
+      rr = rr_next;
+      timed(s.split.compute, [&] {
+        in_parallel(n, [&](std::size_t first, std::size_t last) {
+          for (std::size_t i = first; i < last; ++i) p[i] = r[i] + beta * p[i];
+        });
+      });
+      s.residual = std::sqrt(rr) / norm_b;
+      ++s.iterations;
+    }
+  });
   s.x.assign(x, x + n);
   return s;
 }
@@ -173,6 +191,7 @@ CgSetup prepare_cg(Context& ctx, const CgProblem& problem) {
 
 Solve solve_cg(Context& ctx, const CgSetup& setup, const CgProblem& problem, const CommonOptions& options,
                Strategy strategy) {
+  use_threads(options.threads);
   Halo halo(setup.pattern, strategy);
   const std::size_t points = setup.local.global.size();
   Arrays arrays(ctx, options.placement, 5, points);
@@ -202,6 +221,7 @@ bool verify_cg(Context& ctx, const CgSetup& setup, const CgProblem& problem, con
     const std::size_t all = std::size_t(whole.owned);
     std::vector<std::vector<double>> serial_vectors(5, std::vector<double>(all));
     auto at = [&](int i) { return serial_vectors[std::size_t(i)].data(); };
+    const SerialSection one_thread;
     const Solve serial = cg(assemble(setup.mesh, whole), {all, at(0), at(1), at(2), at(3), at(4)}, nullptr, nullptr,
                             problem.tolerance, options.iterations);
     double worst = 0;

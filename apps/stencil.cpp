@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "mpi/support/rank_lists.hpp"
+#include "threads.hpp"
 
 namespace hympi::apps {
 
@@ -44,21 +45,29 @@ struct Kernel {
   }
 
   std::pair<double, double> sweep(const double* u, double* next) const {
-    double squares = 0, change = 0;
-    for (int k = 0; k < b.size[2]; ++k)
-      for (int j = 0; j < b.size[1]; ++j) {
-        const int row = b.index(0, j, k);
-        for (int i = 0; i < b.size[0]; ++i) {
-          const int at = row + i;
-          double au = diag * u[at];
-          for (std::size_t s = 0; s < delta.size(); ++s) au += weight[s] * u[at + delta[s]];
-          const double r = source - au, updated = u[at] + omega / diag * r;
-          squares += r * r;
-          change = std::max(change, std::abs(updated - u[at]));
-          next[at] = updated;
-        }
-      }
-    return {squares, change};
+    // Rows (j, k) split over the threads; (squares, max |change|) combined in thread order.
+    const auto rows = std::size_t(b.size[1]) * std::size_t(b.size[2]);
+    return in_thread_order(
+        rows, std::pair<double, double>{0, 0},
+        [&](std::size_t first, std::size_t last) {
+          double squares = 0, change = 0;
+          for (std::size_t r = first; r < last; ++r) {
+            const int row = b.index(0, int(r % std::size_t(b.size[1])), int(r / std::size_t(b.size[1])));
+            for (int i = 0; i < b.size[0]; ++i) {
+              const int at = row + i;
+              double au = diag * u[at];
+              for (std::size_t s = 0; s < delta.size(); ++s) au += weight[s] * u[at + delta[s]];
+              const double r_at = source - au, updated = u[at] + omega / diag * r_at;
+              squares += r_at * r_at;
+              change = std::max(change, std::abs(updated - u[at]));
+              next[at] = updated;
+            }
+          }
+          return std::pair<double, double>{squares, change};
+        },
+        [](std::pair<double, double> a, std::pair<double, double> c) {
+          return std::pair<double, double>{a.first + c.first, std::max(a.second, c.second)};
+        });
   }
 };
 
@@ -78,18 +87,21 @@ Result relax(Context* ctx, const Block& b, const Problem& p, int iterations, int
   set_boundary(b, p, u);
   set_boundary(b, p, next);
   Result result;
-  for (int it = 1; it <= iterations; ++it) {
-    if (halo_u) ghost_update(*ctx, *halo_u, u, separate_wait, result.split);
-    std::pair<double, double> local;
-    timed(result.split.compute, [&] { local = kernel.sweep(u, next); });
-    if (it % check_every == 0 || it == iterations) {
-      double measure = p.max_norm ? local.second : local.first;
-      if (ctx) measure = reduce(*ctx, measure, p.max_norm ? Op::max : Op::sum, separate_wait, result.split);
-      result.residual = p.max_norm ? measure : std::sqrt(measure);
+  if (ctx) ctx->barrier();  // the loop's time starts together on every rank
+  timed(result.split.loop, [&] {
+    for (int it = 1; it <= iterations; ++it) {
+      if (halo_u) ghost_update(*ctx, *halo_u, u, separate_wait, result.split);
+      std::pair<double, double> local;
+      timed(result.split.compute, [&] { local = kernel.sweep(u, next); });
+      if (it % check_every == 0 || it == iterations) {
+        double measure = p.max_norm ? local.second : local.first;
+        if (ctx) measure = reduce(*ctx, measure, p.max_norm ? Op::max : Op::sum, separate_wait, result.split);
+        result.residual = p.max_norm ? measure : std::sqrt(measure);
+      }
+      std::swap(u, next);
+      std::swap(halo_u, halo_next);
     }
-    std::swap(u, next);
-    std::swap(halo_u, halo_next);
-  }
+  });
   double sum = 0;
   for (int k = 0; k < b.size[2]; ++k)
     for (int j = 0; j < b.size[1]; ++j)
@@ -116,6 +128,7 @@ bool verify(Context& ctx, const Block& b, const Problem& p, int iterations, int 
     for (std::size_t d = 0; d < p.grid.size(); ++d) global[d] = p.grid[d];
     const Block whole = make_block(global, {1, 1, 1}, {0, 0, 0}, 1, dimensions_of(p.stencil));
     std::vector<double> su(std::size_t(whole.local_points()), 0.0), snext(su.size(), 0.0);
+    const SerialSection serial;
     relax(nullptr, whole, p, iterations, check_every, su.data(), snext.data(), nullptr, nullptr);
     double worst = 0;
     std::size_t at = 0;  // values come in rank order, box by box
@@ -137,6 +150,7 @@ bool verify(Context& ctx, const Block& b, const Problem& p, int iterations, int 
 
 Result solve_stencil(Context& ctx, const Problem& p, const CommonOptions& options) {
   const Strategy strategy = strategy_from_name(options.strategy);
+  use_threads(options.threads);
   CartesianGrid grid(ctx, p.grid, p.stencil);
   const Block& b = grid.block();
   Halo halo_a(grid.pattern(), strategy), halo_b(grid.pattern(), strategy);

@@ -1,6 +1,6 @@
 // jacobi2d, jacobi3d, laplace19 (apps/stencil.hpp): built three times from this file,
 // HYMPI_APP selects the problem.
-//   mpiexec -n 2 jacobi3d [--grid 120,120,120] [--strategy shm] [--iterations 200] [--verify]
+//   mpiexec -n 2 jacobi3d [--grid 120,120,120] [--strategy shm] [--iterations 200] [--threads K] [--verify]
 #include "stencil.hpp"
 
 namespace hympi::apps {
@@ -18,7 +18,7 @@ int run(int argc, char** argv) {
   if (const auto status = parse(app, argc, argv)) return *status;
   Context ctx(MPI_COMM_WORLD);
   const Result r = solve_stencil(ctx, p, options);
-  report(ctx, p.name, r.strategy, options.iterations, r.residual, r.checksum, r.split);
+  report(ctx, p.name, r.strategy, options.threads, options.iterations, r.residual, r.checksum, r.split);
   return r.verified ? 0 : 1;
 }
 
