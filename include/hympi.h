@@ -18,7 +18,8 @@
  * ranks, bad input some rank saw) are returned on every rank with the same message, as
  * the C++ API throws them. An argument only this rank can see is wrong (a NULL pointer, an
  * unknown enum value or name): HYMPI_ERR_ARGUMENT. In the collective set-ups
- * (hympi_context_create*, hympi_pattern_from_*, hympi_halo_create*, hympi_grid_create*)
+ * (hympi_context_create*, hympi_pattern_from_*, hympi_halo_create*, hympi_grid_create*,
+ * hympi_node_shared_create)
  * it is returned on every rank of the set-up, with every such rank's reason ("hympi: Halo
  * set-up refused on rank 3: hympi_halo_create: argument 'strategy' is 10; ..."), so no rank
  * waits for one that gave up, and the collectives' buffers, types and ops fail on every
@@ -29,8 +30,8 @@
  *
  * Handles are opaque pointers; *_free(&h) is collective where the C++ destructor is, sets
  * h to NULL and accepts a NULL h. Objects alive at MPI_Finalize are released inside it,
- * and freeing them afterwards makes no MPI call. A pattern, halo or grid must be freed
- * before the context it was made from. Ids are 0-based (local point ids, neighbour
+ * and freeing them afterwards makes no MPI call. A pattern, halo, grid or node-shared
+ * array must be freed before the context it was made from. Ids are 0-based (local point ids, neighbour
  * indices, ranks, fields).
  */
 #ifndef HYMPI_H
@@ -275,6 +276,35 @@ int hympi_grid_pattern(hympi_grid grid, hympi_pattern* pattern);
 /* The Cartesian communicator (owned by the grid). */
 int hympi_grid_cart(hympi_grid grid, MPI_Comm* cart);
 int hympi_grid_cart_f(hympi_grid grid, MPI_Fint* cart);
+
+/* --- node-shared arrays: one read-only array per node -------------------------------- */
+typedef struct hympi_node_shared_s* hympi_node_shared;
+
+/* Who writes in a refresh (hympi::Writers): the node's leader all of it, or node rank k of
+ * K the elements [k*count/K, (k+1)*count/K). */
+typedef enum { HYMPI_WRITERS_LEADER = 0, HYMPI_WRITERS_SLICES = 1 } hympi_writers;
+
+/* Collective (hympi::NodeShared, include/hympi/node_shared.hpp): `count` zeroed elements
+ * of `type`, one copy per node in shared memory; the same count and type on every rank. */
+int hympi_node_shared_create(hympi_context context, size_t count, hympi_datatype type, hympi_node_shared* table);
+/* Collective; before the context's free. */
+int hympi_node_shared_free(hympi_node_shared* table);
+/* The node's array (*count elements of *type; either pointer may be NULL), valid while the
+ * table lives; read it only outside a write. */
+int hympi_node_shared_data(hympi_node_shared table, const void** data, size_t* count, hympi_datatype* type);
+/* A refresh, collective: begin_write, then each writer writes its part, then end_write on
+ * every rank. *part is the writable element *first of the array and *count elements follow
+ * (none, and *part NULL, on a rank that writes nothing). A writers value that differs
+ * between ranks fails begin_write on every rank; a bad argument of this rank (an unknown
+ * writers value, a NULL pointer) fails it here (HYMPI_ERR_ARGUMENT) and the other ranks'
+ * end_write with its message. begin_write twice, or end_write without it, is
+ * HYMPI_ERR_USAGE on this rank alone. */
+int hympi_node_shared_begin_write(hympi_node_shared table, hympi_writers writers, void** part, size_t* first,
+                                  size_t* count);
+/* `error` NULL or "": this rank's part is written; else what went wrong, and every rank's
+ * end_write returns HYMPI_ERR_USAGE with "hympi: NodeShared: a writer failed: <error>" (the
+ * lowest such rank's; the array is then unspecified until the next refresh). */
+int hympi_node_shared_end_write(hympi_node_shared table, const char* error);
 
 #ifdef __cplusplus
 }

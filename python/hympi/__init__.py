@@ -11,6 +11,10 @@ node, MPI between nodes), on numpy arrays and mpi4py communicators.
         with hympi.Halo(pattern, "shm") as halo:
             u = np.zeros(local_points)
             halo.update(u)                          # u's ghosts now hold their owners' values
+        table = hympi.NodeShared(ctx, n, np.float64)  # one read-only array per node
+        with table.write("slices") as (part, first):
+            part[:] = np.arange(first, first + len(part))
+        new_rank = hympi.map_ranks(pattern)         # with METIS: ranks mapped by traffic
 
 Every call that communicates is collective and checked: a mismatch between ranks raises
 hympi.Error on every rank with the same message. Arrays are used in place (zero copy):
@@ -31,6 +35,8 @@ from ._hympi import (
     HaloStats,
     LocalOrdering,
     MemoryOrders,
+    NodeShared,
+    NodeSharedWrite,
     Op,
     Options,
     Pattern,
@@ -39,15 +45,22 @@ from ._hympi import (
     Topology,
     TreeShape,
     WaitPolicy,
+    Writers,
     mpi_library_version,
     order_local_ids,
     version,
 )
 
+try:  # built with METIS (hympi_mapping)
+    from ._hympi import map_ranks, map_ranks_traffic, reordered_comm
+except ImportError:
+    pass
+
 __version__ = "{}.{}.{}".format(*version())
 
 __all__ = [
     "BarrierAlgorithm", "Block", "CartesianGrid", "Context", "Datatype", "Error", "Halo", "HaloMode",
-    "HaloStats", "LocalOrdering", "MemoryOrders", "Op", "Options", "Pattern", "Stencil", "Strategy",
-    "Topology", "TreeShape", "WaitPolicy", "mpi_library_version", "order_local_ids", "version",
-]
+    "HaloStats", "LocalOrdering", "MemoryOrders", "NodeShared", "NodeSharedWrite", "Op", "Options", "Pattern",
+    "Stencil", "Strategy", "Topology", "TreeShape", "WaitPolicy", "Writers", "mpi_library_version",
+    "order_local_ids", "version",
+] + [name for name in ("map_ranks", "map_ranks_traffic", "reordered_comm") if name in globals()]

@@ -39,6 +39,23 @@ void Child::free_quietly(const char* what) noexcept {
   }
 }
 
+nb::object Child::view(void* data, std::size_t count, hympi_datatype type, bool readonly) {
+  if (count == 0) return numpy_view(data, 0, type, nb::handle(), readonly);
+  struct Owner {
+    PyObject* child;
+    int* views;
+  };
+  auto* owner = new Owner{nb::find(this).release().ptr(), &views_};
+  ++views_;
+  nb::capsule capsule(owner, [](void* p) noexcept {
+    auto* o = static_cast<Owner*>(p);
+    --*o->views;
+    Py_DECREF(o->child);
+    delete o;
+  });
+  return numpy_view(data, count, type, capsule, readonly);
+}
+
 // --- Context -----------------------------------------------------------------------------
 
 bool python_finalizing() {
@@ -92,7 +109,7 @@ void Context::check_no_views(int views, const std::string& what) {
   blocking([&] { return hympi_allreduce(handle(), &local, &total, 1, HYMPI_INT64, HYMPI_SUM); });
   if (total > 0)
     throw Error("hympi: " + what + ": " + std::to_string(total) +
-                " numpy view(s) of the memory it would free (send_buffer, recv_buffer, shared_field) are "
+                " numpy view(s) of the memory it would free (send_buffer, recv_buffer, shared_field, NodeShared.array) are "
                 "still alive, all ranks together; delete them first (del v)");
 }
 

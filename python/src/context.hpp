@@ -17,7 +17,7 @@ namespace hympy {
 
 class Context;
 
-/// A Pattern, Halo or CartesianGrid: made from a Context and closed before it.
+/// A Pattern, Halo, CartesianGrid or NodeShared: made from a Context and closed before it.
 class Child {
  public:
   explicit Child(Context& context);
@@ -30,9 +30,12 @@ class Child {
   /// Frees the handle (collective for halos and grids) and leaves the Context's list.
   void close_handle();
   /// numpy views of this object's memory alive on this rank (they keep it alive).
-  virtual int live_views() const { return 0; }
+  int live_views() const { return views_; }
 
  protected:
+  /// A numpy view of `count` elements of this object's memory at `data`, counted in
+  /// live_views() and keeping the object alive while it exists.
+  nb::object view(void* data, std::size_t count, hympi_datatype type, bool readonly);
   /// Frees the C handle; idempotent. Derived destructors call it through free_quietly().
   virtual void free_handle() = 0;
   /// For destructors: frees, reporting a failure on stderr (no exception can leave).
@@ -42,6 +45,7 @@ class Child {
   Context* context_;
   nb::object context_object_;
   bool registered_ = true;
+  int views_ = 0;
 };
 
 class Context {

@@ -4,7 +4,7 @@
 //
 // Invariants: the arrays given to begin() stay held (buffer protocol) until end() returns,
 // so they can neither be freed nor resized while hympi writes their ghosts; every numpy
-// view of the Halo's memory holds a reference to the Halo and is counted in views_, and
+// view of the Halo's memory holds a reference to the Halo and is counted (Child::view), and
 // close() refuses (on every rank) while any rank holds one, since the memory goes with
 // the handle.
 #include <nanobind/stl/pair.h>
@@ -44,14 +44,13 @@ class Halo : public Child {
     return handle_;
   }
   bool closed() const { return handle_ == nullptr; }
-  int live_views() const override { return views_; }
   nb::object pattern() const { return pattern_object_; }
   hympi_halo_mode mode() const { return mode_; }
 
   /// Collective.
   void close() {
     if (!handle_) return;
-    if (views_possible_) context().check_no_views(views_, "Halo.close");
+    if (views_possible_) context().check_no_views(live_views(), "Halo.close");
     close_handle();
   }
 
@@ -102,20 +101,20 @@ class Halo : public Child {
     void* data = nullptr;
     std::size_t elements = 0;
     check(hympi_halo_send_buffer(handle(), neighbor, &data, &elements));
-    return view(data, elements, false);
+    return view(data, elements, type_, false);
   }
 
   nb::object recv_buffer(int neighbor) {
     const void* data = nullptr;
     std::size_t elements = 0;
     check(hympi_halo_recv_buffer(handle(), neighbor, &data, &elements));
-    return view(const_cast<void*>(data), elements, true);
+    return view(const_cast<void*>(data), elements, type_, true);
   }
 
   nb::object shared_field(int field) {
     void* data = nullptr;
     check(hympi_halo_shared_field(handle(), field, &data));
-    return view(data, elements_.first, false);
+    return view(data, elements_.first, type_, false);
   }
 
  private:
@@ -179,24 +178,6 @@ class Halo : public Child {
     return result;
   }
 
-  /// A numpy view of this Halo's memory, counted in views_ and keeping the Halo alive.
-  nb::object view(void* data, std::size_t count, bool readonly) {
-    if (count == 0) return numpy_view(data, 0, type_, nb::handle(), readonly);
-    struct Owner {
-      PyObject* halo;
-      int* views;
-    };
-    auto* owner = new Owner{nb::find(this).release().ptr(), &views_};
-    ++views_;
-    nb::capsule capsule(owner, [](void* p) noexcept {
-      auto* o = static_cast<Owner*>(p);
-      --*o->views;
-      Py_DECREF(o->halo);
-      delete o;
-    });
-    return numpy_view(data, count, type_, capsule, readonly);
-  }
-
   nb::object pattern_object_;
   hympi_halo_mode mode_;
   hympi_datatype type_;
@@ -204,7 +185,6 @@ class Halo : public Child {
   bool apart_;                                     // the pattern's arrays are separate
   hympi_halo handle_ = nullptr;
   bool views_possible_ = false;
-  int views_ = 0;
   Arrays pending_;  // the arrays between begin() and end()
 };
 

@@ -77,4 +77,8 @@ NB_MODULE(_hympi, m) {
   hympy::bind_pattern(m);
   hympy::bind_halo(m);
   hympy::bind_grid(m);
+  hympy::bind_node_shared(m);
+#ifdef HYMPY_MAPPING
+  hympy::bind_mapping(m);
+#endif
 }

@@ -1,5 +1,5 @@
 """Run as a program under mpiexec (ctest python.exit.*), not by pytest:
-    exit_paths.py at_exit         objects (and a numpy view) left alive at interpreter exit,
+    exit_paths.py at_exit         objects (and numpy views) left alive at interpreter exit,
                                   where mpi4py finalizes MPI
     exit_paths.py after_finalize  MPI.Finalize() first, then use (hympi.Error), close() and
                                   drop everything
@@ -25,12 +25,15 @@ direct = hympi.Halo(pattern, "shm_direct")
 view = direct.shared_field()
 grid = hympi.CartesianGrid(ctx, [6, 6], "star5")
 grid_pattern = grid.pattern
+table = hympi.NodeShared(ctx, 10, "float64", lambda part, first: part.fill(1.0), "slices")
+table_view = table.array
 begun = np.zeros(4)
 halo.begin(begun)
 halo.end(begun)
 if mode == "after_finalize":
     MPI.Finalize()
-    for use in (lambda: ctx.allreduce(1.0), lambda: halo.update(begun), lambda: grid.block, ctx.barrier):
+    for use in (lambda: ctx.allreduce(1.0), lambda: halo.update(begun), lambda: grid.block, ctx.barrier,
+                lambda: table.array, lambda: table.refresh(print)):
         try:
             use()
             raise AssertionError("an object was usable after MPI_Finalize")
@@ -39,5 +42,5 @@ if mode == "after_finalize":
     halo.close()
     grid.close()
     ctx.close()  # closes direct too: after MPI_Finalize hympi already released its memory
-    del view, direct, halo, grid, grid_pattern, pattern, ctx
+    del view, direct, halo, grid, grid_pattern, pattern, table_view, table, ctx
 print(f"exit_paths {mode}: ok on rank {r}")

@@ -37,6 +37,11 @@ struct hympi_halo_s {
 struct hympi_grid_s {
   hympi::CartesianGrid grid;
 };
+struct hympi_node_shared_s {
+  hympi::detail::NodeSharedMemory memory;
+  hympi::Datatype type;
+  bool writing = false;  // between a successful begin_write and its end_write
+};
 
 namespace hympi::c {
 

@@ -10,6 +10,9 @@
 !   call hympi_halo_create(pattern, 'shm', halo)            ! or HYMPI_STRATEGY_SHM
 !   call hympi_halo_update(halo, u)                         ! or hympi_halo_begin(halo, u); ...; _end
 !   call hympi_halo_free(halo); call hympi_pattern_free(pattern); call hympi_context_free(ctx)
+!   call hympi_node_shared_create(ctx, n, table, HYMPI_FLOAT64)   ! one array per node
+!   call hympi_node_shared_begin_write(table, HYMPI_WRITERS_SLICES, part)  ! part(i) = ..., then
+!   call hympi_node_shared_end_write(table);  call hympi_node_shared_data(table, values)
 !
 ! Conventions: local point ids, neighbour indices and field numbers are 1-based; ranks,
 ! node numbers and process coordinates 0-based (as MPI); every procedure takes an optional
@@ -41,9 +44,10 @@ module hympi
   public :: HYMPI_BARRIER_COMBINING, HYMPI_BARRIER_COUNTER_TREE, HYMPI_BARRIER_COUNTER_FLAT
   public :: HYMPI_ORDERS_TUNED, HYMPI_ORDERS_SEQ_CST
   public :: HYMPI_COMM_WORLD, HYMPI_COMM_NODE, HYMPI_COMM_LEADERS
+  public :: HYMPI_WRITERS_LEADER, HYMPI_WRITERS_SLICES
   ! types
   public :: hympi_context, hympi_pattern, hympi_halo, hympi_grid, hympi_options, hympi_topology_info, &
-            hympi_halo_stats, hympi_block, hympi_field
+            hympi_halo_stats, hympi_block, hympi_field, hympi_node_shared
   ! errors, version, names, options
   public :: hympi_version, hympi_error_string, hympi_last_error_message
   public :: hympi_strategy_name, hympi_strategy_from_name, hympi_stencil_name, hympi_stencil_from_name, &
@@ -64,6 +68,9 @@ module hympi
   ! structured grids
   public :: hympi_grid_create, hympi_grid_free, hympi_grid_block, hympi_grid_pattern, hympi_grid_cart, &
             hympi_block_index
+  ! node-shared arrays
+  public :: hympi_node_shared_create, hympi_node_shared_free, hympi_node_shared_data, &
+            hympi_node_shared_begin_write, hympi_node_shared_end_write
   ! the C API's handles, for C code called from Fortran
   public :: hympi_c_handle
 end module hympi

@@ -57,6 +57,10 @@ module hympi_c_api
   enum, bind(c)
     enumerator :: HYMPI_COMM_WORLD = 0, HYMPI_COMM_NODE = 1, HYMPI_COMM_LEADERS = 2
   end enum
+  ! hympi_writers
+  enum, bind(c)
+    enumerator :: HYMPI_WRITERS_LEADER = 0, HYMPI_WRITERS_SLICES = 1
+  end enum
 
   public :: HYMPI_SUCCESS, HYMPI_ERR_USAGE, HYMPI_ERR_ARGUMENT, HYMPI_ERR_NO_MEMORY, HYMPI_ERR_INTERNAL
   public :: HYMPI_FLOAT64, HYMPI_FLOAT32, HYMPI_INT32, HYMPI_INT64
@@ -71,6 +75,7 @@ module hympi_c_api
   public :: HYMPI_BARRIER_COMBINING, HYMPI_BARRIER_COUNTER_TREE, HYMPI_BARRIER_COUNTER_FLAT
   public :: HYMPI_ORDERS_TUNED, HYMPI_ORDERS_SEQ_CST
   public :: HYMPI_COMM_WORLD, HYMPI_COMM_NODE, HYMPI_COMM_LEADERS
+  public :: HYMPI_WRITERS_LEADER, HYMPI_WRITERS_SLICES
 
   ! hympi_options (docs/settings.md)
   type, bind(c), public :: hympi_options
@@ -138,6 +143,8 @@ module hympi_c_api
             c_hympi_halo_recv_buffer, c_hympi_halo_shared_field
   public :: c_hympi_grid_create, c_hympi_grid_create_named, c_hympi_grid_free, c_hympi_grid_block, c_hympi_grid_pattern, &
             c_hympi_grid_cart_f
+  public :: c_hympi_node_shared_create, c_hympi_node_shared_free, c_hympi_node_shared_data, &
+            c_hympi_node_shared_begin_write, c_hympi_node_shared_end_write
 
   interface
     ! C's strlen, to read the library's NUL-terminated strings.
@@ -522,5 +529,44 @@ module hympi_c_api
       integer(c_int), intent(out) :: cart
       integer(c_int) :: code
     end function c_hympi_grid_cart_f
+
+    ! --- node-shared arrays
+    function c_hympi_node_shared_create(context, count, datatype, table) bind(c, name="hympi_node_shared_create") &
+        result(code)
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: context
+      integer(c_size_t), value :: count
+      integer(c_int), value :: datatype
+      type(c_ptr), intent(out) :: table
+      integer(c_int) :: code
+    end function c_hympi_node_shared_create
+    function c_hympi_node_shared_free(table) bind(c, name="hympi_node_shared_free") result(code)
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: table
+      integer(c_int) :: code
+    end function c_hympi_node_shared_free
+    function c_hympi_node_shared_data(table, data, count, datatype) bind(c, name="hympi_node_shared_data") result(code)
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: table
+      type(c_ptr), intent(out) :: data
+      integer(c_size_t), intent(out) :: count
+      integer(c_int), intent(out) :: datatype
+      integer(c_int) :: code
+    end function c_hympi_node_shared_data
+    ! part, first and count by address (type(c_ptr), value): c_null_ptr is how a rank that
+    ! refuses its own arguments still joins the refresh, failing it everywhere.
+    function c_hympi_node_shared_begin_write(table, writers, part, first, count) &
+        bind(c, name="hympi_node_shared_begin_write") result(code)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: table
+      integer(c_int), value :: writers
+      type(c_ptr), value :: part, first, count
+      integer(c_int) :: code
+    end function c_hympi_node_shared_begin_write
+    function c_hympi_node_shared_end_write(table, error) bind(c, name="hympi_node_shared_end_write") result(code)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: table, error
+      integer(c_int) :: code
+    end function c_hympi_node_shared_end_write
   end interface
 end module hympi_c_api

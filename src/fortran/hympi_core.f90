@@ -1,6 +1,6 @@
 ! hympi_core: the handle types of the hympi module and the interfaces of its procedures
 ! that do not depend on an element type; their bodies are in the submodules
-! hympi_core_{support,context,pattern,halo,grid}.f90. The procedures generic over the four
+! hympi_core_{support,context,pattern,halo,grid,node_shared}.f90. The procedures generic over the four
 ! element types are in hympi_typed.inc, over the kind-free any_* procedures declared here.
 ! Fortran codes `use hympi` (hympi.f90), which publishes the API; this module is internal.
 !
@@ -51,6 +51,15 @@ module hympi_core
     type(c_ptr) :: ptr = c_null_ptr
   end type hympi_grid
 
+  ! One array per node in shared memory (hympi_node_shared_create): `count` elements of
+  ! `datatype`, read through hympi_node_shared_data, written between
+  ! hympi_node_shared_begin_write and hympi_node_shared_end_write.
+  type, public :: hympi_node_shared
+    private
+    type(c_ptr) :: ptr = c_null_ptr
+    integer :: datatype = -1
+  end type hympi_node_shared
+
   ! One rank's block of a structured grid, per dimension x, y, z (flat dimensions: 1 and no
   ! ghosts). begin is the global index (1-based) of its first owned point, coords its place
   ! in the process grid (0-based, as MPI_Cart_coords). Stored with its ghosts as
@@ -84,17 +93,21 @@ module hympi_core
             hympi_halo_begin_buffers, hympi_halo_end_buffers
   public :: hympi_grid_create, hympi_grid_free, hympi_grid_block, hympi_grid_pattern, hympi_grid_cart, &
             hympi_block_index
+  public :: hympi_node_shared_create, hympi_node_shared_free, hympi_node_shared_end_write
   public :: hympi_c_handle
   ! --- for the typed procedures (hympi_typed.inc) only --------------------------------
   public :: finish, any_allreduce, any_allreduce_in_place, any_reduce, any_bcast, any_halo_vectors, &
-            any_halo_apart, any_field, any_halo_buffer, any_halo_shared_field
+            any_halo_apart, any_field, any_halo_buffer, any_halo_shared_field, any_node_shared_data, &
+            any_node_shared_begin_write
   public :: HALO_BEGIN, HALO_END, HALO_UPDATE
+  ! --- for module hympi_mapping (hympi_mapping.f90) only -------------------------------
+  public :: c_code, argument_error
 
-  ! The C API's handle of an object (hympi_context, hympi_pattern, hympi_halo, hympi_grid
-  ! of include/hympi.h; c_null_ptr for no object), for C code a Fortran program calls; the
+  ! The C API's handle of an object (hympi_context, hympi_pattern, hympi_halo, hympi_grid,
+  ! hympi_node_shared of include/hympi.h; c_null_ptr for no object), for C code a Fortran program calls; the
   ! object stays the Fortran handle's: free it from Fortran.
   interface hympi_c_handle
-    module procedure context_c_handle, pattern_c_handle, halo_c_handle, grid_c_handle
+    module procedure context_c_handle, pattern_c_handle, halo_c_handle, grid_c_handle, node_shared_c_handle
   end interface hympi_c_handle
 
   ! Phases of a vectors-mode call.
@@ -599,8 +612,66 @@ module hympi_core
     end function hympi_block_index
   end interface
 
+  ! --- node-shared arrays (hympi_core_node_shared.f90) ------------------------------------
+  ! Collective: `count` zeroed elements of datatype (default HYMPI_FLOAT64) per node, the
+  ! same count and datatype on every rank.
+  interface hympi_node_shared_create
+    module subroutine node_shared_create_i4(context, count, table, datatype, ierr)
+      type(hympi_context), intent(in) :: context
+      integer(c_int32_t), intent(in) :: count
+      type(hympi_node_shared), intent(out) :: table
+      integer, intent(in), optional :: datatype
+      integer, intent(out), optional :: ierr
+    end subroutine node_shared_create_i4
+    module subroutine node_shared_create_i8(context, count, table, datatype, ierr)
+      type(hympi_context), intent(in) :: context
+      integer(c_int64_t), intent(in) :: count
+      type(hympi_node_shared), intent(out) :: table
+      integer, intent(in), optional :: datatype
+      integer, intent(out), optional :: ierr
+    end subroutine node_shared_create_i8
+  end interface hympi_node_shared_create
+
+  interface
+    ! Collective; sets table to no object.
+    module subroutine hympi_node_shared_free(table, ierr)
+      type(hympi_node_shared), intent(inout) :: table
+      integer, intent(out), optional :: ierr
+    end subroutine hympi_node_shared_free
+    ! Collective, after hympi_node_shared_begin_write and this rank's writes. error present
+    ! and not blank: this rank's writes failed, and every rank gets HYMPI_ERR_USAGE with
+    ! "hympi: NodeShared: a writer failed: <error>".
+    module subroutine hympi_node_shared_end_write(table, error, ierr)
+      type(hympi_node_shared), intent(in) :: table
+      character(*), intent(in), optional :: error
+      integer, intent(out), optional :: ierr
+    end subroutine hympi_node_shared_end_write
+    ! Kind-free parts of the typed procedures: the whole array, and the part this rank
+    ! writes (elements first+1 .. first+elements of the array).
+    module subroutine any_node_shared_data(table, datatype, where, data, elements, code)
+      type(hympi_node_shared), intent(in) :: table
+      integer, intent(in) :: datatype
+      character(*), intent(in) :: where
+      type(c_ptr), intent(out) :: data
+      integer(c_size_t), intent(out) :: elements
+      integer, intent(out) :: code
+    end subroutine any_node_shared_data
+    module subroutine any_node_shared_begin_write(table, writers, datatype, where, part, first, elements, code)
+      type(hympi_node_shared), intent(in) :: table
+      integer, intent(in) :: writers, datatype
+      character(*), intent(in) :: where
+      type(c_ptr), intent(out) :: part
+      integer(c_size_t), intent(out) :: first, elements
+      integer, intent(out) :: code
+    end subroutine any_node_shared_begin_write
+  end interface
+
 contains
 
+  type(c_ptr) pure function node_shared_c_handle(table) result(ptr)
+    type(hympi_node_shared), intent(in) :: table
+    ptr = table%ptr
+  end function node_shared_c_handle
   type(c_ptr) pure function context_c_handle(context) result(ptr)
     type(hympi_context), intent(in) :: context
     ptr = context%ptr

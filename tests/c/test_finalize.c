@@ -1,7 +1,7 @@
 /* C handles alive at MPI_Finalize: MPI_Finalize releases their objects, and freeing the
  * handles afterwards makes no MPI call (ctest fails on any MPI complaint about calls after
  * finalize, and on any "hympi:" message); any other call is refused then (HYMPI_ERR_USAGE).
- * argv[1] says what outlives MPI_Finalize:
+ * argv[1] says what outlives MPI_Finalize (a node-shared array among them):
  *   after   every handle, freed after MPI_Finalize
  *   mixed   the halos and the grid freed before MPI_Finalize, the rest after
  *   never   every handle, never freed (the process just ends) */
@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
   hympi_pattern pattern = NULL, grid_pattern = NULL;
   hympi_halo halo = NULL, direct = NULL, buffers = NULL;
   hympi_grid grid = NULL;
+  hympi_node_shared table = NULL;
   ok(hympi_context_create(MPI_COMM_WORLD, NULL, &ctx), "hympi_context_create");
   int send = 0, recv = 1; /* pairs of ranks swap a point */
   hympi_neighbor_lists lists = {rank ^ 1, 1, &send, 1, &recv};
@@ -39,6 +40,7 @@ int main(int argc, char** argv) {
   ok(hympi_grid_create(ctx, 2, global, HYMPI_STENCIL_STAR5, 1, 0, 1, HYMPI_FLOAT64, &grid), "hympi_grid_create");
   ok(hympi_grid_pattern(grid, &grid_pattern), "hympi_grid_pattern");
   ok(hympi_halo_create(grid_pattern, HYMPI_STRATEGY_SHM_DIRECT, 1, HYMPI_MODE_VECTORS, &direct), "hympi_halo_create");
+  ok(hympi_node_shared_create(ctx, 100, HYMPI_FLOAT64, &table), "hympi_node_shared_create");
 
   /* Use them once. */
   double v[2] = {1, 0}, x = 1, sum = 0;
@@ -53,6 +55,11 @@ int main(int argc, char** argv) {
   ok(hympi_halo_end_buffers(buffers), "hympi_halo_end_buffers");
   ok(hympi_allreduce(ctx, &x, &sum, 1, HYMPI_FLOAT64, HYMPI_SUM), "hympi_allreduce");
   if (sum != size) ++g_failures;
+  void* part = NULL;
+  size_t first = 0, count = 0;
+  ok(hympi_node_shared_begin_write(table, HYMPI_WRITERS_SLICES, &part, &first, &count), "hympi_node_shared_begin_write");
+  for (size_t i = 0; i < count; ++i) ((double*)part)[i] = (double)(first + i);
+  ok(hympi_node_shared_end_write(table, NULL), "hympi_node_shared_end_write");
 
   if (strcmp(mode, "mixed") == 0) {
     ok(hympi_halo_free(&direct), "hympi_halo_free");
@@ -65,9 +72,11 @@ int main(int argc, char** argv) {
    * test fails on "hympi:" and "after MPI_Finalize" in its output). */
   if (hympi_allreduce(ctx, &x, &sum, 1, HYMPI_FLOAT64, HYMPI_SUM) != HYMPI_ERR_USAGE ||
       hympi_halo_update(halo, 1, vectors) != HYMPI_ERR_USAGE ||
+      hympi_node_shared_begin_write(table, HYMPI_WRITERS_LEADER, &part, &first, &count) != HYMPI_ERR_USAGE ||
       strstr(hympi_last_error_message(), "called after MPI_Finalize") == NULL)
     ++g_failures;
   if (strcmp(mode, "never") != 0) {
+    ok(hympi_node_shared_free(&table), "hympi_node_shared_free");
     ok(hympi_halo_free(&direct), "hympi_halo_free");
     ok(hympi_pattern_free(&grid_pattern), "hympi_pattern_free");
     ok(hympi_grid_free(&grid), "hympi_grid_free");
@@ -75,7 +84,7 @@ int main(int argc, char** argv) {
     ok(hympi_halo_free(&halo), "hympi_halo_free");
     ok(hympi_pattern_free(&pattern), "hympi_pattern_free");
     ok(hympi_context_free(&ctx), "hympi_context_free");
-    if (ctx || pattern || grid_pattern || halo || direct || buffers || grid) ++g_failures;
+    if (ctx || pattern || grid_pattern || halo || direct || buffers || grid || table) ++g_failures;
   }
   if (rank == 0 && g_failures == 0) printf("c-test finalize %s: handles released\n", mode);
   return g_failures == 0 ? 0 : 1;

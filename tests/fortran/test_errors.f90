@@ -159,28 +159,4 @@ contains
                 text // ': message "' // message // '"')
   end subroutine expect_named
 
-  ! HYMPI_ERR_USAGE (or `expected`) on every rank, with the same message ("hympi: ...")
-  ! everywhere.
-  subroutine expect_everywhere(code, what, expected)
-    integer, intent(in) :: code
-    character(*), intent(in) :: what
-    integer, intent(in), optional :: expected
-    character(:), allocatable :: message
-    integer(int64) :: digest(2), low(2), high(2)
-    integer :: i
-    message = hympi_last_error_message()
-    if (present(expected)) then
-      call expect(code == expected, what // ': ' // hympi_error_string(expected))
-    else
-      call expect(code == HYMPI_ERR_USAGE, what // ': HYMPI_ERR_USAGE')
-    end if
-    call expect(index(message, 'hympi: ') == 1, what // ': message "' // message // '"')
-    digest = [int(len(message), int64), 0_int64]
-    do i = 1, len(message)
-      digest(2) = modulo(digest(2) * 131 + ichar(message(i:i)), 1000000007_int64)
-    end do
-    call MPI_Allreduce(digest, low, 2, MPI_INTEGER8, MPI_MIN, MPI_COMM_WORLD)
-    call MPI_Allreduce(digest, high, 2, MPI_INTEGER8, MPI_MAX, MPI_COMM_WORLD)
-    call expect(all(low == high), what // ': the same message on every rank')
-  end subroutine expect_everywhere
 end program test_errors
