@@ -238,6 +238,14 @@ int hympi_halo_begin_apart(hympi_halo halo, int count, const void* const* send, 
 int hympi_halo_end_apart(hympi_halo halo, int count, const void* const* send, void* const* recv);
 int hympi_halo_update_apart(hympi_halo halo, int count, const void* const* send, void* const* recv);
 
+/* An update whose arrays fail the checks on one rank (their count, a NULL list, the
+ * element type, shm_direct's shared fields) returns the error there and HYMPI_ERR_USAGE
+ * naming that rank on every rank that waits for it ("hympi: Halo: rank R could not take
+ * part in a ghost update (...)"), instead of a wait until the watchdog; every later call
+ * of the halo returns that error: free it on every rank. hympi_halo_refuse does the same
+ * for a wrapper's own checks that failed on this rank (local; `reason` in the message). */
+int hympi_halo_refuse(hympi_halo halo, const char* reason);
+
 /* Buffers mode (zero copy): acquire, fill send buffers, begin_buffers, end_buffers, read
  * receive buffers. Buffer n belongs to neighbour n; *elements counts elements of the
  * pattern's type (all fields). */

@@ -43,8 +43,17 @@
 // field count and pattern (a fingerprint of the whole pattern, which also catches Halos
 // constructed in a different order on different ranks): hympi::Error on every rank.
 // begin(v) twice, end(v) without begin(v), update(v) between them, an update begun with
-// one form and ended with the other throw on the rank that did it, before anything is sent. Destruction is collective; a Halo alive at
-// MPI_Finalize is released there (see context.hpp).
+// one form and ended with the other throw on the rank that did it, before anything is sent.
+// Arrays that fail the checks of begin/end/update on one rank (their number, their element
+// type, shm_direct's shared fields) end the update on every rank that waits for that rank:
+// it throws its own reason, they throw hympi::Error naming it ("rank R could not take part
+// in a ghost update: ..."), within the waits' polling interval instead of the watchdog,
+// and the Halo cannot be used any more on any of them (free it on every rank, make a new
+// one). Ranks that wait for nobody in that update finish it, and learn at their next one.
+// Exceptions: the baselines rma_fence and rma_pscw, which block in MPI_Win_fence and
+// MPI_Win_start (their watchdog ends them).
+// Destruction is collective; a Halo alive at MPI_Finalize is released there (see
+// context.hpp).
 #pragma once
 
 #include <cstdint>
@@ -232,6 +241,11 @@ class Halo {
   // part of the node-pair message itself. Strategies: shm, aggregated, aggregated_odm,
   // flat_mpi and automatic; calls out of this order throw hympi::Error.
   void acquire();
+  /// This rank cannot take part in the next update (or the rest of this one): the ranks
+  /// that wait for it throw hympi::Error with `reason` and this rank's number instead of
+  /// waiting, and the Halo is broken as above. For wrappers and bindings whose own
+  /// argument checks failed; begin/end/update do it themselves when theirs fail. Local.
+  void refuse(const std::string& reason);
   void begin_buffers();
   void end_buffers();
   template <class T> std::span<T> send_buffer(int neighbor) {
@@ -263,13 +277,14 @@ class Halo {
     return fill(vs, inline_send_);
   }
   template <class T, class P> std::span<P const> fill(std::initializer_list<T*> vs, P (&out)[kMaxInline]) {
-    check_type(datatype_of<std::remove_const_t<T>>());
-    if (vs.size() > kMaxInline) throw Error("hympi: Halo: pass more than 8 fields as a span of void*");
+    check_update_arrays(datatype_of<std::remove_const_t<T>>(), vs.size());
     std::size_t i = 0;
     for (T* v : vs) out[i++] = v;
     return {out, vs.size()};
   }
   void check_type(Datatype type) const;
+  /// The typed arrays of an update: their type and number (at most kMaxInline); refuses.
+  void check_update_arrays(Datatype type, std::size_t count);
   void* shared_field_bytes(int f);
   std::span<std::byte> buffer_bytes(int neighbor, bool send);
 

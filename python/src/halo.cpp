@@ -62,21 +62,21 @@ class Halo : public Child {
   }
 
   void begin(nb::handle vectors, nb::handle recv) {
-    Arrays a = arrays(vectors, recv, "Halo.begin");
+    Arrays a = refusing([&] { return arrays(vectors, recv, "Halo.begin"); });
     blocking([&] { return a.call(handle(), hympi_halo_begin, hympi_halo_begin_apart); });
     pending_ = std::move(a);
   }
 
   void end(nb::handle vectors, nb::handle recv) {
-    Arrays a = arrays(vectors, recv, "Halo.end");
-    if (!pending_.sends.empty() && !(a.same(pending_)))
+    Arrays a = refusing([&] { return arrays(vectors, recv, "Halo.end"); });
+    if (!pending_.sends.empty() && !(a.same(pending_)))  // as the calls' order: this rank's, end() may follow
       throw Error("hympi: Halo.end: pass the same arrays as to Halo.begin, in the same order");
     blocking([&] { return a.call(handle(), hympi_halo_end, hympi_halo_end_apart); });
     pending_ = {};
   }
 
   void update(nb::handle vectors, nb::handle recv) {
-    Arrays a = arrays(vectors, recv, "Halo.update");
+    Arrays a = refusing([&] { return arrays(vectors, recv, "Halo.update"); });
     blocking([&] { return a.call(handle(), hympi_halo_update, hympi_halo_update_apart); });
   }
 
@@ -146,6 +146,18 @@ class Halo : public Child {
       return equal(sends, other.sends) && equal(recvs, other.recvs);
     }
   };
+
+  /// `check()` (this binding's checks of an update's arrays); when it raises, this rank
+  /// refuses the update (hympi_halo_refuse), so the ranks that wait for it raise too.
+  template <class Check>
+  auto refusing(Check check) -> decltype(check()) {
+    try {
+      return check();
+    } catch (const std::exception& e) {
+      if (handle_) hympi_halo_refuse(handle_, e.what());  // after MPI_Finalize: an error code, ignored
+      throw;
+    }
+  }
 
   /// `vectors` (and `recv` unless None): one array, or a list or tuple of them (one per field).
   Arrays arrays(nb::handle vectors, nb::handle recv, const std::string& call) const {

@@ -12,7 +12,7 @@ import pytest
 from mpi4py import MPI
 
 import hympi
-from conftest import DTYPES, raises_everywhere, raises_here
+from conftest import DTYPES, error_of, raises_everywhere, raises_here
 
 STRATEGIES = [s.name for s in hympi.Strategy]
 BUFFER_STRATEGIES = ["shm", "flat_mpi", "aggregated", "aggregated_odm", "automatic"]
@@ -196,7 +196,6 @@ def test_apart(ctx, graph, strategy):
         else:
             sends = [np.empty(owned * chunk, np.int32) for _ in range(fields)]
         recvs = [np.empty(recv_points * chunk, np.int32) for _ in range(fields)]
-        raises_here(lambda: halo.update(recvs), "separate send and receive arrays")
         for call in range(4):
             for f in range(fields):
                 sends[f][:] = values(gids[:owned], call, f, chunk, np.int32)
@@ -218,6 +217,11 @@ def test_apart(ctx, graph, strategy):
                     expected[slot[owned + g]] = values(gids[owned + g:owned + g + 1], call, f, chunk, np.int32)
                 np.testing.assert_array_equal(recvs[f], expected.ravel())
         del sends
+    if strategy != "shm_direct":  # the one-array form is refused: the Halo then refuses every call
+        with hympi.Halo(pattern, strategy, fields=fields) as halo:
+            raises_here(lambda: halo.update(recvs), "separate send and receive arrays")
+            sends = [np.empty(owned * chunk, np.int32) for _ in range(fields)]
+            raises_here(lambda: halo.update(sends, recvs), "could not take part in a ghost update")
 
 
 @pytest.mark.parametrize("strategy", BUFFER_STRATEGIES)
@@ -242,23 +246,28 @@ def test_buffers(ctx, graph, strategy):
 
 
 def test_array_errors(ctx, graph):
+    """Arrays that fail the checks raise on this rank and refuse the update (here on every
+    rank): the Halo then raises on every call, so each case gets a Halo of its own."""
     pattern = make_pattern(ctx, graph)
     n = pattern.local_points
+    good, other = np.zeros(n), np.zeros(n)
+    readonly = np.zeros(n)
+    readonly.flags.writeable = False
+    cases = [([good, np.zeros(n, np.float32)], r"vectors\[1\] has dtype float32", TypeError),
+             ([good, [0.0] * n], "must be a numpy array", TypeError),
+             ([good, np.zeros(n + 1)], f"has {n + 1} elements; expected {n}", hympi.Error),
+             ([good, readonly], "read-only", hympi.Error),
+             (good, "field", hympi.Error)]  # one array for two fields
+    if MPI.COMM_WORLD.allreduce(n, op=MPI.MIN) > 1:  # one element is contiguous with any stride
+        cases.append(([good, np.zeros(2 * n)[::2]], "not C-contiguous", hympi.Error))
+    for arrays, match, error in cases:
+        with hympi.Halo(pattern, "shm", fields=2) as halo:
+            raises_here(lambda: halo.update(arrays), match, error)
+            raises_here(lambda: halo.update([good, other]), "could not take part in a ghost update")
     with hympi.Halo(pattern, "shm", fields=2) as halo:
-        good = np.zeros(n)
-        raises_here(lambda: halo.update([good, np.zeros(n, np.float32)]), r"vectors\[1\] has dtype float32", TypeError)
-        raises_here(lambda: halo.update([good, [0.0] * n]), "must be a numpy array", TypeError)
-        if n > 1:  # one element is contiguous with any stride
-            raises_here(lambda: halo.update([good, np.zeros(2 * n)[::2]]), "not C-contiguous")
-        raises_here(lambda: halo.update([good, np.zeros(n + 1)]), f"has {n + 1} elements; expected {n}")
-        readonly = np.zeros(n)
-        readonly.flags.writeable = False
-        raises_here(lambda: halo.update([good, readonly]), "read-only")
-        raises_here(lambda: halo.update(good), "field")  # one array for two fields
         raises_here(lambda: halo.acquire(), "buffers")  # buffers-mode call on a vectors Halo
         raises_here(lambda: halo.shared_field(), "shm_direct")
-        other = np.zeros(n)
-        # call order, checked on this rank before anything is sent
+        # call order, checked on this rank before anything is sent: the Halo goes on
         raises_here(lambda: halo.end([good, other]), "begin")
         refs = sys.getrefcount(good)
         halo.begin([good, other])
@@ -269,6 +278,28 @@ def test_array_errors(ctx, graph):
         halo.end([good, other])
         assert sys.getrefcount(good) == refs
         halo.update([good, other])  # still in step with the other ranks
+
+
+@pytest.mark.parametrize("strategy", ["shm", "flat_mpi", "aggregated"])
+def test_array_error_on_one_rank(ctx, strategy):
+    """The last rank passes an array of the wrong dtype: TypeError there, hympi.Error naming
+    it on every other rank, in that update or a later one (a rank d neighbours away: by its
+    d-th), never a wait until the watchdog; every later call raises it."""
+    r, size = ctx.rank, ctx.size  # a ring: every rank waits for its neighbours' data
+    peers = sorted({(r + 1) % size, (r - 1) % size} - {r})
+    pattern = hympi.Pattern.from_lists(ctx, 8, [(p, [0, 1], [4 + 2 * i, 5 + 2 * i]) for i, p in enumerate(peers)])
+    n, bad = pattern.local_points, size - 1
+    naming = f"hympi: Halo: rank {bad} could not take part in a ghost update"
+    with hympi.Halo(pattern, strategy) as halo:
+        v = np.zeros(n)
+        if ctx.rank == bad:
+            halo.update(v)  # a good update first: the refusal meets links in use
+            raises_here(lambda: halo.update(np.zeros(n, np.float32)), "has dtype float32", TypeError)
+        else:  # a rank of the bad rank's node may stop in the good update already
+            for _ in range(ctx.size):
+                if error_of(lambda: halo.update(v)) is not None:
+                    break
+        raises_here(lambda: halo.update(v), naming + r" \(.*has dtype float32")
 
 
 def test_setup_errors(ctx, graph, comm):

@@ -23,6 +23,22 @@ std::span<Array const> arrays_of(int count, Array const* arrays, const char* nam
   return {require_array(arrays, n, name), n};
 }
 
+/// One update call of `function`: when its own argument checks fail (a NULL array list, a
+/// negative count), this rank refuses the update (hympi::Halo::refuse), as the Halo does
+/// when its checks fail, so the ranks that wait for it get the error too.
+template <class Call>
+int update_call(const char* function, hympi_halo halo, Call call) {
+  return guard(function, [&] {
+    hympi::Halo& h = halo_of(halo).halo;  // NULL: no Halo to refuse, this rank's error alone
+    try {
+      call(h);
+    } catch (const hympi::c::ArgumentError& e) {
+      h.refuse(std::string(function) + ": " + e.what());
+      throw;
+    }
+  });
+}
+
 /// Neighbour `neighbor`'s send or receive buffer: its address and its elements.
 template <class Data>
 void buffer(hympi_halo halo, int neighbor, bool send, Data** data, size_t* elements) {
@@ -112,27 +128,35 @@ int hympi_halo_trials(hympi_halo halo, int capacity, hympi_strategy* strategies,
 }
 
 int hympi_halo_begin(hympi_halo halo, int count, void* const* vectors) {
-  return guard(__func__, [&] { halo_of(halo).halo.begin(arrays_of(count, vectors, "vectors")); });
+  return update_call(__func__, halo, [&](hympi::Halo& h) { h.begin(arrays_of(count, vectors, "vectors")); });
 }
 
 int hympi_halo_end(hympi_halo halo, int count, void* const* vectors) {
-  return guard(__func__, [&] { halo_of(halo).halo.end(arrays_of(count, vectors, "vectors")); });
+  return update_call(__func__, halo, [&](hympi::Halo& h) { h.end(arrays_of(count, vectors, "vectors")); });
 }
 
 int hympi_halo_update(hympi_halo halo, int count, void* const* vectors) {
-  return guard(__func__, [&] { halo_of(halo).halo.update(arrays_of(count, vectors, "vectors")); });
+  return update_call(__func__, halo, [&](hympi::Halo& h) { h.update(arrays_of(count, vectors, "vectors")); });
 }
 
 int hympi_halo_begin_apart(hympi_halo halo, int count, const void* const* send, void* const* recv) {
-  return guard(__func__, [&] { halo_of(halo).halo.begin(arrays_of(count, send, "send"), arrays_of(count, recv, "recv")); });
+  return update_call(__func__, halo, [&](hympi::Halo& h) { h.begin(arrays_of(count, send, "send"), arrays_of(count, recv, "recv")); });
 }
 
 int hympi_halo_end_apart(hympi_halo halo, int count, const void* const* send, void* const* recv) {
-  return guard(__func__, [&] { halo_of(halo).halo.end(arrays_of(count, send, "send"), arrays_of(count, recv, "recv")); });
+  return update_call(__func__, halo, [&](hympi::Halo& h) { h.end(arrays_of(count, send, "send"), arrays_of(count, recv, "recv")); });
 }
 
 int hympi_halo_update_apart(hympi_halo halo, int count, const void* const* send, void* const* recv) {
-  return guard(__func__, [&] { halo_of(halo).halo.update(arrays_of(count, send, "send"), arrays_of(count, recv, "recv")); });
+  return update_call(__func__, halo, [&](hympi::Halo& h) { h.update(arrays_of(count, send, "send"), arrays_of(count, recv, "recv")); });
+}
+
+int hympi_halo_refuse(hympi_halo halo, const char* reason) {
+  return guard(__func__, [&] {
+    hympi::Halo& h = halo_of(halo).halo;
+    require(reason, "reason");  // the first character: a NULL reason is this rank's error
+    h.refuse(reason);
+  });
 }
 
 int hympi_halo_acquire(hympi_halo halo) {

@@ -42,6 +42,10 @@ void futex_wake_all(Channel& channel) {
   syscall(SYS_futex, low_half(channel), FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
 }
 
+// A wait checks its interrupt only once it has lasted this long: the waits of updates that
+// nobody refuses, short even when oversubscribed, never pay for the check.
+constexpr double kInterruptAfterS = 1e-3;
+
 struct Phases {
   uint32_t spins;          // pause iterations before the first yield
   bool may_sleep;          // futex sleeps allowed at all
@@ -61,7 +65,8 @@ Phases phases_for(const WaitConfig& config) {
 /// The policy's loop: `ready()` polls, `nap()` blocks briefly in the sleep phase,
 /// `missing()` describes what never came for the watchdog, `progress()` (if any) runs
 /// once per round after the spin phase, `elsewhere()` (if any) ends the loop where the
-/// clock is read. Returns true when `ready()` ended it.
+/// clock is read, and so may `config.interrupt` by throwing (after kInterruptAfterS).
+/// Returns true when `ready()` ended it.
 template <class Ready, class Nap, class Missing>
 bool wait_loop(const WaitConfig& config, const WaitSite& site, Ready ready, Nap nap, Missing missing,
                FunctionRef<void()> progress = {}, FunctionRef<bool()> elsewhere = {}) {
@@ -79,6 +84,7 @@ bool wait_loop(const WaitConfig& config, const WaitSite& site, Ready ready, Nap 
     if (ready()) return true;
     if (elsewhere && elsewhere()) return false;
     const double waited = std::chrono::duration<double>(Clock::now() - start).count();
+    if (config.interrupt && waited >= kInterruptAfterS) config.interrupt->check();  // may throw: wait abandoned
     if (config.timeout_s > 0 && waited > config.timeout_s) fire_watchdog(site, missing().c_str(), waited);
     if (round <= phases.spins) continue;
     if (progress) progress();

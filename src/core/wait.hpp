@@ -30,11 +30,25 @@ namespace hympi::core {
 /// How a rank waits for a peer (the policy above).
 enum class WaitPolicy { adaptive, spin, yield, sleep };
 
+/// What a wait also checks where it reads the clock (every 1024 spins, then every round),
+/// once it has waited 1 ms (never on the fast path), and which may end the wait by
+/// throwing: e.g. a Halo's
+/// refusals (halo/refusal.hpp), which end its neighbours' waits for a rank that cannot
+/// take part in the update.
+class WaitInterrupt {
+ public:
+  virtual void check() = 0;
+
+ protected:
+  ~WaitInterrupt() = default;
+};
+
 struct WaitConfig {
   WaitPolicy policy = WaitPolicy::adaptive;
   bool oversubscribed = false;  // more ranks than cores on this node: spin less
   double timeout_s = 600.0;     // watchdog; 0 disables it
   double sleep_after_s = 0.01;  // adaptive: start futex sleeps after this long
+  WaitInterrupt* interrupt = nullptr;  // none: the wait ends only when ready (or the watchdog)
 };
 
 /// Who waits for whom, for the watchdog's message.

@@ -139,8 +139,8 @@ module hympi_c_api
   public :: c_hympi_halo_create, c_hympi_halo_create_named, c_hympi_halo_free, c_hympi_halo_strategy, c_hympi_halo_fields, &
             c_hympi_halo_stats_get, c_hympi_halo_trials, c_hympi_halo_begin, c_hympi_halo_end, c_hympi_halo_update, &
             c_hympi_halo_begin_apart, c_hympi_halo_end_apart, c_hympi_halo_update_apart, &
-            c_hympi_halo_acquire, c_hympi_halo_begin_buffers, c_hympi_halo_end_buffers, c_hympi_halo_send_buffer, &
-            c_hympi_halo_recv_buffer, c_hympi_halo_shared_field
+            c_hympi_halo_refuse, c_hympi_halo_acquire, c_hympi_halo_begin_buffers, c_hympi_halo_end_buffers, &
+            c_hympi_halo_send_buffer, c_hympi_halo_recv_buffer, c_hympi_halo_shared_field
   public :: c_hympi_grid_create, c_hympi_grid_create_named, c_hympi_grid_free, c_hympi_grid_block, c_hympi_grid_pattern, &
             c_hympi_grid_cart_f
   public :: c_hympi_node_shared_create, c_hympi_node_shared_free, c_hympi_node_shared_data, &
@@ -443,6 +443,12 @@ module hympi_c_api
       type(c_ptr), intent(in) :: send(*), recv(*)
       integer(c_int) :: code
     end function c_hympi_halo_update_apart
+    function c_hympi_halo_refuse(halo, reason) bind(c, name="hympi_halo_refuse") result(code)
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: halo
+      character(kind=c_char), intent(in) :: reason(*)
+      integer(c_int) :: code
+    end function c_hympi_halo_refuse
     function c_hympi_halo_acquire(halo) bind(c, name="hympi_halo_acquire") result(code)
       import :: c_int, c_ptr
       type(c_ptr), value :: halo

@@ -2,7 +2,9 @@
 ! one array holding the halo's fields or of a list of fields (hympi_field_of), of separate
 ! send and receive arrays (hympi_halo_*_apart), buffers
 ! mode, shared fields, stats and trials. Before any call the binding checks what only it
-! can see: the element type and size of the arrays against the halo's pattern. Neighbour
+! can see: the element type and size of the arrays against the halo's pattern; when these
+! checks fail in an update, this rank refuses it (hympi_halo_refuse), so the ranks that
+! wait for it get the error too, as for the library's own checks. Neighbour
 ! indices and field numbers are 1-based here and 0-based in the C API.
 submodule (hympi_core) hympi_core_halo
   implicit none
@@ -126,6 +128,16 @@ contains
                             ' elements; the halo needs ' // need // ' = ' // str(int(needed, c_int64_t)) // ' per field')
   end function check_length
 
+  ! After this binding's checks of an update's arrays returned `code`: a failure refuses the
+  ! update on this rank (the message stays this binding's own).
+  subroutine refuse_if_failed(halo, code)
+    type(hympi_halo), intent(in) :: halo
+    integer, intent(in) :: code
+    integer(c_int) :: ignored
+    if (code == HYMPI_SUCCESS .or. .not. c_associated(halo%ptr)) return
+    ignored = c_hympi_halo_refuse(halo%ptr, hympi_last_error_message() // c_null_char)
+  end subroutine refuse_if_failed
+
   ! One vectors-mode call of the C API: `vectors` alone, or sent from `vectors` into `recv`.
   integer function run_phase(halo, phase, vectors, recv) result(code)
     type(hympi_halo), intent(in) :: halo
@@ -197,6 +209,7 @@ contains
     code = check_halo(halo, datatype, where)
     if (code == HYMPI_SUCCESS) &
       code = field_addresses(halo, x, 'the array', halo%elements, 'local_points * chunk', where, vectors)
+    call refuse_if_failed(halo, code)
     if (code == HYMPI_SUCCESS) code = run_phase(halo, phase, vectors)
   end procedure any_halo_vectors
 
@@ -207,6 +220,7 @@ contains
       code = field_addresses(halo, send, 'the send array', halo%elements, 'send_points * chunk', where, sends)
     if (code == HYMPI_SUCCESS) &
       code = field_addresses(halo, recv, 'the receive array', halo%recv_elements, 'recv_points * chunk', where, recvs)
+    call refuse_if_failed(halo, code)
     if (code == HYMPI_SUCCESS) code = run_phase(halo, phase, sends, recvs)
   end procedure any_halo_apart
 
@@ -224,6 +238,15 @@ contains
     type(hympi_field), intent(in) :: fields(:)
     integer, intent(in) :: phase
     character(*), intent(in) :: where
+    code = check_fields(halo, fields, where)
+    call refuse_if_failed(halo, code)
+    if (code == HYMPI_SUCCESS) code = run_phase(halo, phase, fields%ptr)
+  end function run_fields
+
+  integer function check_fields(halo, fields, where) result(code)
+    type(hympi_halo), intent(in) :: halo
+    type(hympi_field), intent(in) :: fields(:)
+    character(*), intent(in) :: where
     integer :: f
     character(:), allocatable :: what
     do f = 1, size(fields)
@@ -237,8 +260,7 @@ contains
       code = check_length(fields(f)%elements, halo%elements, what, 'local_points * chunk', where)
       if (code /= HYMPI_SUCCESS) return
     end do
-    code = run_phase(halo, phase, fields%ptr)
-  end function run_fields
+  end function check_fields
 
   module procedure halo_begin_fields
     call finish(run_fields(halo, fields, HALO_BEGIN, 'hympi_halo_begin'), ierr)

@@ -75,6 +75,7 @@ class AggregatedExchange final : public Exchange {
   }
 
   HaloStats stats() const override { return stats_; }
+  void cancel_receives() override { mpi::cancel_receives(recv_requests_); }
 
   void begin(Arrays arrays) override {
     const uint64_t k = ++k_;

@@ -54,6 +54,11 @@ class Exchange {
   virtual void end(Arrays arrays) = 0;
   /// The messages this part sends per update (deterministic: from the plans).
   virtual HaloStats stats() const = 0;
+  /// Before the Halo is freed (collective): receives still in flight, from an update a
+  /// refusal ended (halo/refusal.hpp), are cancelled, so no message lands in memory freed
+  /// after. The Halo then waits for every rank to get here, after which no receive of its
+  /// communicator is posted: a send still in flight never matches, and its buffer may go.
+  virtual void cancel_receives() {}
 
   // Zero-copy (a Halo in buffer mode): begin/end get no arrays, so nothing is packed or
   // unpacked; the user writes send buffers after wait_sendable() and reads receive buffers

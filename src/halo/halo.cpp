@@ -1,16 +1,20 @@
 // The public Halo: the parts of its strategy (halo/halo_parts.hpp, chosen by
 // halo/automatic.hpp for `automatic`), its call order (halo/call_order.hpp) and its
-// argument checks (halo/halo_checks.hpp), released at MPI_Finalize if still alive.
+// argument checks (halo/halo_checks.hpp), released at MPI_Finalize if still alive. A check
+// that fails in an update refuses it (halo/refusal.hpp): this rank and every rank a refusal
+// reaches keep the message in `broken`, and every later call throws it.
 #include "hympi/halo.hpp"
 
 #include <cstdio>
 #include <exception>
 #include <functional>
+#include <string>
 
 #include "halo/automatic.hpp"
 #include "halo/call_order.hpp"
 #include "halo/halo_checks.hpp"
 #include "halo/halo_parts.hpp"
+#include "halo/refusal.hpp"
 #include "hympi/detail/finalize_guard.hpp"
 
 namespace hympi {
@@ -25,6 +29,7 @@ struct Halo::Impl {
   halo::CallOrder order;
   halo::HaloParts parts;          // after the checks: its set-up is the first collective call after them
   std::vector<HaloTrial> trials;
+  std::string broken;             // after a refused update (halo/refusal.hpp): what every call throws
   detail::FinalizeGuard guard;    // last: destroyed first
 
   Impl(const Pattern& p, Strategy s, int f, HaloMode m, std::function<void()> release)
@@ -41,18 +46,52 @@ struct Halo::Impl {
     if (mode == HaloMode::buffers) parts.defer_release();
   }
 
+  /// `work` as `call`, unless the Halo is broken; a refusal that ends one of its waits
+  /// breaks it.
+  template <class Work>
+  void guarded(HaloCall call, Work&& work) {
+    if (!broken.empty()) throw Error(broken);
+    try {
+      order.run(call, work);
+    } catch (const halo::Refused& e) {
+      broken = e.what();
+      throw;
+    }
+  }
+
   /// begin or end, in one array (send == recv) or in two.
   void run(HaloCall call, halo::Arrays arrays) {
     const bool one_array = call == HaloCall::begin || call == HaloCall::end;
     const bool beginning = call == HaloCall::begin || call == HaloCall::begin_apart;
-    order.run(call, [&] {
-      halo::check_arrays(arrays, one_array, strategy, parts);
+    guarded(call, [&] {
+      checked([&] { halo::check_arrays(arrays, one_array, strategy, parts); });
       beginning ? parts.begin(arrays) : parts.end(arrays);
     });
   }
 
+  /// `check()`; when it throws, this rank refuses the update before the error goes on.
+  template <class Check>
+  void checked(Check&& check) {
+    if (!broken.empty()) throw Error(broken);
+    try {
+      check();
+    } catch (const Error& e) {
+      refuse(e.what());
+      throw;
+    }
+  }
+
+  void refuse(const std::string& reason) {
+    if (!broken.empty()) return;
+    broken = "hympi: Halo: rank " + std::to_string(pattern.data().context->topology().world_rank()) +
+             " could not take part in a ghost update (" + reason +
+             "); the update failed on every rank waiting for it, and the Halo cannot be used any more: "
+             "free it on every rank and make a new one";
+    parts.refuse(broken);
+  }
+
   ~Impl() {
-    if (order.in_flight() && std::uncaught_exceptions() == 0)
+    if (order.in_flight() && broken.empty() && std::uncaught_exceptions() == 0)
       std::fprintf(stderr, "hympi: warning: rank %d destroys a Halo between begin() and end(); its neighbours "
                    "may wait for this update (destruction is collective: finish the update on every rank first)\n",
                    pattern.data().context->topology().world_rank());
@@ -79,15 +118,17 @@ void Halo::end(std::span<const void* const> send, std::span<void* const> recv) {
 }
 
 void Halo::acquire() {
-  impl_->order.run(HaloCall::acquire, [&] { impl_->parts.acquire(); });
+  impl_->guarded(HaloCall::acquire, [&] { impl_->parts.acquire(); });
 }
 
+void Halo::refuse(const std::string& reason) { impl_->refuse(reason); }
+
 void Halo::begin_buffers() {
-  impl_->order.run(HaloCall::begin_buffers, [&] { impl_->parts.begin({}); });
+  impl_->guarded(HaloCall::begin_buffers, [&] { impl_->parts.begin({}); });
 }
 
 void Halo::end_buffers() {
-  impl_->order.run(HaloCall::end_buffers, [&] { impl_->parts.end({}); });
+  impl_->guarded(HaloCall::end_buffers, [&] { impl_->parts.end({}); });
 }
 
 std::span<std::byte> Halo::buffer_bytes(int neighbor, bool send) {
@@ -99,6 +140,13 @@ std::span<std::byte> Halo::buffer_bytes(int neighbor, bool send) {
 }
 
 void Halo::check_type(Datatype type) const { halo::check_type(impl_->pattern.type(), type); }
+
+void Halo::check_update_arrays(Datatype type, std::size_t count) {
+  impl_->checked([&] {
+    check_type(type);
+    if (count > kMaxInline) throw Error("hympi: Halo: pass more than 8 fields as a span of void*");
+  });
+}
 
 void* Halo::shared_field_bytes(int f) {
   halo::check_shared_field(impl_->strategy, f, impl_->fields);

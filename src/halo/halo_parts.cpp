@@ -12,7 +12,12 @@ HaloParts::HaloParts(const Pattern::Data& pattern, int fields) : pattern_(patter
 HaloParts::~HaloParts() { free(); }
 
 void HaloParts::free() {
+  if (comm_ != MPI_COMM_NULL && !parts_.empty()) {
+    for (auto& part : parts_) part->cancel_receives();
+    MPI_Barrier(comm_);  // every rank's receives are over: sends still in flight never match (Exchange)
+  }
   parts_.clear();
+  refusals_.reset();
   vectors_.clear();
   arena_.reset();
   if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
@@ -20,21 +25,25 @@ void HaloParts::free() {
 
 void HaloParts::build(Strategy strategy) {
   parts_.clear();
+  refusals_.reset();
   vectors_.clear();
   Context& context = *pattern_.context;
   const Topology& topo = context.topology();
   arena_ = std::make_unique<mpi::SharedArena>(topo.node(), kSlabBytes);
+  refusals_ = std::make_unique<Refusals>(pattern_, topo, comm_, *arena_);
   if (!info(strategy).private_vectors)
     for (int f = 0; f < fields_; ++f)
       vectors_.push_back(arena_->allocate(std::size_t(pattern_.send_points) * pattern_.point_bytes, 4096));
-  const ExchangeSetup setup{pattern_, topo, comm_, *arena_, vectors_, detail::ContextAccess::wait(context),
-                            context.options().orders, fields_};
+  core::WaitConfig wait = detail::ContextAccess::wait(context);
+  wait.interrupt = refusals_.get();  // every wait of the parts ends when a refusal reaches it
+  const ExchangeSetup setup{pattern_, topo, comm_, *arena_, vectors_, wait, context.options().orders, fields_};
   parts_ = info(strategy).make(setup);
   stats_ = {};
   for (const auto& part : parts_) add_stats(stats_, part->stats());
 }
 
 void HaloParts::begin(Arrays arrays) {
+  refusals_->check_node();
   for (auto& part : parts_) part->begin(arrays);
 }
 

@@ -9,8 +9,10 @@
 #include <cstddef>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
+#include "halo/refusal.hpp"
 #include "halo/strategies.hpp"
 
 namespace hympi::halo {
@@ -36,6 +38,8 @@ class HaloParts {
   void begin(Arrays arrays);
   void end(Arrays arrays);
   void update(Arrays arrays);
+  /// This rank takes no part in the update: every rank that waits for it throws `message`.
+  void refuse(const std::string& message) { refusals_->post(message); }
 
   // Zero-copy: see Exchange.
   void defer_release();
@@ -55,6 +59,7 @@ class HaloParts {
   int fields_;
   MPI_Comm comm_ = MPI_COMM_NULL;
   std::unique_ptr<mpi::SharedArena> arena_;
+  std::unique_ptr<Refusals> refusals_;      // the parts' waits check it: freed after them
   std::vector<mpi::SharedRegion> vectors_;  // shared fields, every node rank's
   Parts parts_;
   HaloStats stats_;

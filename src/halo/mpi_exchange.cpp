@@ -78,6 +78,7 @@ class MpiExchange final : public Exchange {
   }
 
   HaloStats stats() const override { return peer_stats(peers_, fields_); }
+  void cancel_receives() override { mpi::cancel_receives(recv_requests_); }
 
   // Zero-copy: the packed buffers. end() completed the sends; receives restart in begin().
   std::optional<MessageBuffers> buffers(std::size_t index) override {

@@ -38,6 +38,13 @@ class NeighborExchange final : public Exchange {
   }
 
   ~NeighborExchange() override {
+    if (in_flight_) {
+      // A refused update: the collective never completes and MPI may still write its
+      // buffers, and freeing it, or its communicator, is erroneous. Left to MPI_Finalize.
+      (void)new std::vector<std::byte>(std::move(send_buffer_));  // leaked on purpose, once per broken Halo
+      (void)new std::vector<std::byte>(std::move(recv_buffer_));
+      return;
+    }
 #if MPI_VERSION >= 4
     MPI_Request_free(&request_);
 #endif
@@ -57,10 +64,12 @@ class NeighborExchange final : public Exchange {
                                        graph_, &request_),
                "MPI_Ineighbor_alltoallv (ghost update)");
 #endif
+    in_flight_ = true;
   }
 
   void end(Arrays arrays) override {
     mpi::wait_all({&request_, 1}, wait_, {"ghost update: MPI_Neighbor_alltoallv", world_rank_, -1});
+    in_flight_ = false;
     for (std::size_t i = 0; i < peers_.size(); ++i)
       peers_[i].unpack_fields(recv_buffer_.data() + recv_displs_[i], arrays.recv);
   }
@@ -68,6 +77,7 @@ class NeighborExchange final : public Exchange {
  private:
   std::vector<PeerPlan> peers_;
   core::WaitConfig wait_;
+  bool in_flight_ = false;  // between MPI_Start and the wait's completion
   int world_rank_, fields_;
   std::vector<int> send_counts_, recv_counts_, send_displs_, recv_displs_;
   std::vector<std::byte> send_buffer_, recv_buffer_;

@@ -193,7 +193,6 @@ static void collective_errors(hympi_context ctx) {
     void* vectors[2] = {v, v};
     CHECK_ERROR(hympi_halo_end(halo, 1, vectors), HYMPI_ERR_USAGE,
                 "hympi: Halo::end(vectors) out of order: no update is in flight");
-    CHECK_ERROR(hympi_halo_update(halo, 2, vectors), HYMPI_ERR_USAGE, "hympi: Halo was set up for 1 field(s), got 2");
     CHECK_OK(hympi_halo_begin(halo, 1, vectors));
     CHECK_ERROR(hympi_halo_begin(halo, 1, vectors), HYMPI_ERR_USAGE, "out of order: an update is in flight");
     CHECK_ERROR(hympi_halo_update(halo, 1, vectors), HYMPI_ERR_USAGE, "out of order: an update is in flight");
@@ -283,6 +282,56 @@ static void one_rank_setup_errors(hympi_context ctx) {
   CHECK_OK(hympi_pattern_free(&pattern));
 }
 
+/* Updates whose arrays one rank got wrong (the last rank a NULL list, then the first a
+ * field too many): that rank gets its error, every other rank HYMPI_ERR_USAGE naming it,
+ * in that update or, when it waited for nobody, a later one (on the line, a rank d ranks
+ * away by its d-th); from then on every call of the halo returns that error on every
+ * rank, and the halo is freed. */
+static void refused_updates(hympi_context ctx) {
+  hympi_pattern pattern = NULL;
+  CHECK_OK(line_pattern(ctx, &pattern));
+  for (int round = 0; round < 2; ++round) {
+    const int bad = round == 0 ? g_size - 1 : 0, me = g_rank == bad;
+    const char* reason = round == 0 ? "hympi_halo_update: argument 'vectors' is NULL but has 1 element(s)"
+                                    : "hympi: Halo was set up for 1 field(s), got 2";
+    hympi_halo halo = NULL;
+    CHECK_OK(hympi_halo_create(pattern, round == 0 ? HYMPI_STRATEGY_SHM : HYMPI_STRATEGY_FLAT_MPI, 1,
+                               HYMPI_MODE_VECTORS, &halo));
+    double v[3] = {0, 0, 0};
+    void* vectors[2] = {v, v};
+    char naming[256];
+    snprintf(naming, sizeof naming, "hympi: Halo: rank %d could not take part in a ghost update (%s)", bad, reason);
+    if (me) {
+      CHECK_OK(hympi_halo_update(halo, 1, vectors)); /* a good update first: the refusal meets links in use */
+      CHECK_ERROR(hympi_halo_update(halo, round == 0 ? 1 : 2, round == 0 ? NULL : vectors),
+                  round == 0 ? HYMPI_ERR_ARGUMENT : HYMPI_ERR_USAGE, reason);
+    } else { /* the good update too may stop, on the bad rank's node (its begin checks the node) */
+      for (int t = 0; t <= g_size && hympi_halo_update(halo, 1, vectors) == HYMPI_SUCCESS; ++t) {
+      }
+    }
+    CHECK_ERROR(hympi_halo_update(halo, 1, vectors), HYMPI_ERR_USAGE, naming);
+    c_test_same_everywhere(hympi_last_error_message(), __FILE__, __LINE__);
+    CHECK_ERROR(hympi_halo_begin(halo, 1, vectors), HYMPI_ERR_USAGE, naming);
+    CHECK_OK(hympi_halo_free(&halo));
+  }
+  /* A wrapper's own check (hympi_halo_refuse), on the first rank. */
+  hympi_halo halo = NULL;
+  CHECK_OK(hympi_halo_create(pattern, HYMPI_STRATEGY_AGGREGATED, 1, HYMPI_MODE_VECTORS, &halo));
+  double v[3] = {0, 0, 0};
+  void* vectors[1] = {v};
+  if (g_rank == 0) CHECK_OK(hympi_halo_refuse(halo, "my array has 2 points, the pattern 3"));
+  for (int t = 1; g_rank != 0 && t < g_size && hympi_halo_update(halo, 1, vectors) == HYMPI_SUCCESS; ++t) {
+  }
+  CHECK_ERROR(hympi_halo_update(halo, 1, vectors), HYMPI_ERR_USAGE,
+              "hympi: Halo: rank 0 could not take part in a ghost update (my array has 2 points, the pattern 3)");
+  CHECK_ERROR(hympi_halo_refuse(halo, NULL), HYMPI_ERR_ARGUMENT, "hympi_halo_refuse: argument 'reason' is NULL");
+  CHECK_OK(hympi_halo_free(&halo));
+  CHECK_OK(hympi_halo_create(pattern, HYMPI_STRATEGY_SHM, 1, HYMPI_MODE_VECTORS, &halo));
+  for (int t = 0; t < 5; ++t) expect_update_works(halo, t);
+  CHECK_OK(hympi_halo_free(&halo));
+  CHECK_OK(hympi_pattern_free(&pattern));
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   g_rank = c_test_rank();
@@ -292,6 +341,7 @@ int main(int argc, char** argv) {
   argument_errors(ctx);
   collective_errors(ctx);
   one_rank_setup_errors(ctx);
+  refused_updates(ctx);
   CHECK_OK(hympi_context_free(&ctx));
   const int status = c_test_finish("errors");
   MPI_Finalize();

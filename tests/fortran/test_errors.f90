@@ -83,6 +83,13 @@ program test_errors
   call expect_local(ierr, 'along the last dimension', 'two-field halo update of a rank-1 array')
   allocate (w(local_points, 2))
   w = 0
+  call hympi_halo_update(halo, w, ierr)  ! the update was refused: the halo refuses every call
+  call expect(ierr == HYMPI_ERR_USAGE .and. index(hympi_last_error_message(), &
+              'could not take part in a ghost update (hympi: hympi_halo_update: the halo moves 2 fields') > 0, &
+              'a refused halo: "' // hympi_last_error_message() // '"')
+  call hympi_halo_free(halo)
+  call hympi_halo_create(pattern, 'shm', halo, fields=2)
+  w = 0
   call hympi_halo_update(halo, w, ierr)
   call expect(ierr == HYMPI_SUCCESS, 'the halo works after the errors')
   call hympi_halo_free(halo)
@@ -98,6 +105,23 @@ program test_errors
     call expect_everywhere(ierr, 'halo of a strategy name only the last rank got wrong', HYMPI_ERR_ARGUMENT)
     call hympi_grid_create(ctx, [8, 8], merge('star4', 'star5', rank == ranks - 1), grid, ierr=ierr)
     call expect_everywhere(ierr, 'grid of a stencil name only the last rank got wrong', HYMPI_ERR_ARGUMENT)
+    ! A ghost update only the last rank got wrong: its own message there, HYMPI_ERR_USAGE
+    ! naming it on the others, in that update or (waiting for nobody) a later one.
+    call hympi_halo_create(pattern, 'shm', halo)
+    if (rank == ranks - 1) then
+      call hympi_halo_update(halo, wrong_type, ierr)
+      call expect_local(ierr, 'moves real(c_double) values', 'halo update of the wrong type on the last rank only')
+    else
+      do count = 1, ranks - 1
+        call hympi_halo_update(halo, a(1:local_points), ierr)
+        if (ierr /= HYMPI_SUCCESS) exit
+      end do
+    end if
+    call hympi_halo_update(halo, a(1:local_points), ierr)
+    call expect(ierr == HYMPI_ERR_USAGE .and. index(hympi_last_error_message(), 'hympi: Halo: rank ' // &
+                trim(str(ranks - 1)) // ' could not take part in a ghost update (hympi: hympi_halo_update: the halo moves') &
+                == 1, 'a halo update refused by the last rank: "' // hympi_last_error_message() // '"')
+    call hympi_halo_free(halo)
     if (rank == 0) then  ! rank 0 sends one point too few to its first neighbour
       send_ids = send_ids(2:)
       send_ptr(2:) = send_ptr(2:) - 1
@@ -135,6 +159,12 @@ program test_errors
   call MPI_Finalize()
 
 contains
+
+  function str(i) result(text)
+    integer, intent(in) :: i
+    character(16) :: text
+    write (text, '(i0)') i
+  end function str
 
   ! HYMPI_ERR_ARGUMENT with `text` in the message, which begins with "hympi".
   subroutine expect_local(code, text, what)

@@ -338,10 +338,15 @@ contains
     call hympi_pattern_points(p, sends, recvs, separate)
     call hympi_pattern_info(p, local_points=points)
     call expect(sends == n .and. recvs == recv_points .and. separate .and. points == -1, 'apart pattern points')
-    call hympi_halo_create(p, name, halo, fields=fields)
     allocate (send(n, fields), recv(recv_points, fields))
+    call hympi_halo_create(p, name, halo, fields=fields)  ! the one-array form is refused, then every update
     call hympi_halo_update(halo, recv, ierr=code)
     call expect(code == HYMPI_ERR_USAGE, 'one-array update refused on separate arrays: ' // name)
+    call hympi_halo_update_apart(halo, send, recv, ierr=code)
+    call expect(code == HYMPI_ERR_USAGE .and. index(hympi_last_error_message(), &
+                'could not take part in a ghost update') > 0, 'a refused halo refuses every update: ' // name)
+    call hympi_halo_free(halo)
+    call hympi_halo_create(p, name, halo, fields=fields)
     do t = 1, updates
       do f = 1, fields
         send(:, f) = real(value(global_ids(1:n), f, t), real64)

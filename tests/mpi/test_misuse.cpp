@@ -7,7 +7,9 @@
 #include <sys/statvfs.h>
 
 #include <fstream>
+#include <memory>
 #include <cstdlib>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -159,6 +161,64 @@ TEST(Misuse, HaloUpdateEndsInTheFormItBegan) {
     h.end(send, w.data());
     expect_updates_work(h, v);
   }
+}
+
+/// One rank's arrays fail an update's checks (a field too many, the wrong element type,
+/// for shm_direct an array that is not its shared field): that rank throws its reason, every
+/// other rank the error naming it, in that update or, when it waited for nobody, in a later
+/// one (a rank d neighbours away: by its d-th; never the watchdog); every later call throws
+/// it, and once the Halo is freed on every rank a new one works. Every strategy but the baselines rma_fence and
+/// rma_pscw (blocking MPI_Win_fence and MPI_Win_start: documented).
+TEST(Misuse, HaloArraysWrongOnOneRankFailEveryRank) {
+  if (world_size() < 2) GTEST_SKIP() << "needs two ranks";
+  Pattern p = ring(context());
+  for (Strategy s : {Strategy::shm, Strategy::shm_direct, Strategy::flat_mpi, Strategy::neighbor, Strategy::rma_lock,
+                     Strategy::aggregated, Strategy::aggregated_odm})
+    for (int round : {0, 1}) {
+      const int bad = misuser(round);
+      const bool me = world_rank() == bad;
+      auto h = std::make_unique<Halo>(p, s);
+      std::vector<double> own(8);
+      std::vector<float> other_type(8);
+      double* v = s == Strategy::shm_direct ? h->shared_field<double>() : own.data();
+      void* two[2] = {v, v};
+      const std::string reason =
+          round == 0 ? "hympi: Halo was set up for 1 field(s), got 2"
+          : s == Strategy::shm_direct
+              ? "hympi: Halo(shm_direct) moves the vectors of Halo::shared_field(); field 0 is another array"
+              : "hympi: Halo: the pattern moves double, the vectors passed hold float";
+      auto wrong = [&] {
+        if (round == 0) h->update(std::span<void* const>(two));
+        else if (s == Strategy::shm_direct) h->update(own.data());
+        else h->update(other_type.data());
+      };
+      auto attempt = [&] {
+        try {
+          me ? wrong() : h->update(v);
+        } catch (const Error& e) {
+          return std::string(e.what());
+        }
+        return std::string();
+      };
+      const std::string naming = "hympi: Halo: rank " + std::to_string(bad) + " could not take part in a ghost update (";
+      std::string error;
+      if (me) {
+        h->update(v);  // a good update first: the refusal meets links in use
+        error = attempt();
+        EXPECT_NE(error.find(reason), std::string::npos) << name_of(s) << ": " << error;
+        EXPECT_EQ(error.find(naming), std::string::npos) << name_of(s) << ": " << error;
+        error = attempt();
+      }
+      // The others' first update is the good one, which a rank of the bad rank's node may
+      // already refuse (it checks the node's refusal at every begin).
+      for (int updates = 0; error.empty() && updates <= world_size(); ++updates) error = attempt();
+      EXPECT_NE(error.find(naming + reason + ")"), std::string::npos) << name_of(s) << ": '" << error << "'";
+      EXPECT_EQ(attempt(), error) << name_of(s);
+      h.reset();  // collective, with the refused update's messages still pending
+    }
+  Halo h(p, Strategy::shm);
+  std::vector<double> v(8);
+  expect_updates_work(h, v);
 }
 
 TEST(Misuse, OptionsDifferOnOneRank) {

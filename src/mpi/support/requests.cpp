@@ -20,4 +20,18 @@ void wait_all(std::span<MPI_Request> requests, const core::WaitConfig& config,
   check(code, site.operation);
 }
 
+void cancel_receives(std::span<MPI_Request> requests) {
+  for (MPI_Request& r : requests) {
+    if (!settled(r)) MPI_Cancel(&r);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);  // cancelled, or received before the cancel: completed either way
+  }
+}
+
+bool settled(MPI_Request request) {
+  if (request == MPI_REQUEST_NULL) return true;
+  int flag = 0;
+  MPI_Request_get_status(request, &flag, MPI_STATUS_IGNORE);  // true for inactive persistent requests
+  return flag != 0;
+}
+
 }  // namespace hympi::mpi

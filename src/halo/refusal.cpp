@@ -1,0 +1,93 @@
+#include "halo/refusal.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+
+#include "mpi/support/mpi_check.hpp"
+
+namespace hympi::halo {
+namespace {
+
+constexpr int kTag = 7413;  // the Halo's communicator: 7411 and 7412 are its exchanges'
+constexpr std::size_t kTextBytes = 1024;
+constexpr uint64_t kWriting = 1, kPosted = 2;
+
+}  // namespace
+
+struct alignas(64) Refusals::Record {
+  std::atomic<uint64_t> state;  // 0: none; kWriting: claimed, text being written; kPosted
+  char text[kTextBytes];        // the message, NUL-terminated
+};
+
+Refusals::Refusals(const Pattern::Data& pattern, const Topology& topology, MPI_Comm comm,
+                   mpi::SharedArena& arena)
+    : comm_(comm) {
+  // The arena zeroes what it allocates: state 0 before any rank learns where the record is.
+  record_ = reinterpret_cast<Record*>(arena.allocate(sizeof(Record), 64).peers[0]);
+  std::vector<int> mine;
+  for (std::size_t i = 0; i < pattern.neighbors.size(); ++i)
+    if (!pattern.intranode(i)) mine.push_back(pattern.neighbors[i].rank);
+  const MPI_Comm node = topology.node();
+  const int size = topology.node_size();
+  int count = int(mine.size());
+  std::vector<int> counts(static_cast<std::size_t>(size)), at(static_cast<std::size_t>(size), 0);
+  mpi::check(MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, node), "MPI_Allgather (Halo refusals)");
+  for (int r = 1; r < size; ++r) at[std::size_t(r)] = at[std::size_t(r - 1)] + counts[std::size_t(r - 1)];
+  told_.resize(std::size_t(at.back() + counts.back()));
+  mpi::check(MPI_Allgatherv(mine.data(), count, MPI_INT, told_.data(), counts.data(), at.data(), MPI_INT, node),
+             "MPI_Allgatherv (Halo refusals)");
+  std::sort(told_.begin(), told_.end());
+  told_.erase(std::unique(told_.begin(), told_.end()), told_.end());
+  probe_ = !mine.empty();  // neighbours are mutual: only a rank with internode neighbours is ever told
+}
+
+Refusals::~Refusals() {
+  int done = 1;
+  if (!sends_.empty()) MPI_Testall(int(sends_.size()), sends_.data(), &done, MPI_STATUSES_IGNORE);
+  if (done) return;
+  for (MPI_Request& r : sends_)
+    if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
+  (void)text_.release();  // MPI may still read it: leaked, once per broken Halo
+}
+
+void Refusals::post(const std::string& message) {
+  uint64_t none = 0;
+  // acq_rel: the claim orders our text writes after any earlier claim's (there is none).
+  if (!record_->state.compare_exchange_strong(none, kWriting, std::memory_order_acq_rel)) return;
+  const std::size_t n = std::min(message.size(), kTextBytes - 1);
+  std::memcpy(record_->text, message.data(), n);
+  record_->text[n] = '\0';
+  record_->state.store(kPosted, std::memory_order_release);  // release: the text is visible with kPosted
+  text_ = std::make_unique<char[]>(n);
+  std::memcpy(text_.get(), message.data(), n);
+  for (int rank : told_) {
+    sends_.emplace_back();
+    mpi::check(MPI_Isend(text_.get(), int(n), MPI_CHAR, rank, kTag, comm_, &sends_.back()),
+               "MPI_Isend (Halo refusal)");
+  }
+}
+
+void Refusals::check_node() const {
+  // acquire: the text written before kPosted is visible.
+  if (record_->state.load(std::memory_order_acquire) == kPosted) throw Refused(record_->text);
+}
+
+void Refusals::check() {
+  check_node();
+  if (!probe_) return;
+  int flag = 0;
+  MPI_Status status;
+  mpi::check(MPI_Iprobe(MPI_ANY_SOURCE, kTag, comm_, &flag, &status), "MPI_Iprobe (Halo refusal)");
+  if (!flag) return;
+  int n = 0;
+  MPI_Get_count(&status, MPI_CHAR, &n);
+  std::string text(std::size_t(n), '\0');
+  mpi::check(MPI_Recv(text.data(), n, MPI_CHAR, status.MPI_SOURCE, kTag, comm_, MPI_STATUS_IGNORE),
+             "MPI_Recv (Halo refusal)");
+  post(text);  // this node's ranks, and the nodes they exchange with, learn it from here on
+  throw Refused(text);
+}
+
+}  // namespace hympi::halo

@@ -1,0 +1,77 @@
+// A Halo's refusals: how a rank that cannot take part in a ghost update (its arrays failed
+// the checks, or a binding's own checks) ends, with an error, the waits of every rank that
+// would otherwise wait for it until the watchdog.
+//
+// The refusing rank takes no part in the update: it sends and receives nothing. Instead it
+// posts the refusal (post()), and every wait inside the Halo's parts checks for one where it
+// reads the clock (core::WaitInterrupt: never on the fast path, so an update that nobody
+// refuses pays nothing). A rank that finds one throws Refused; the Halo is then broken on
+// that rank (halo.cpp), as on the refusing rank.
+//
+// Invariants:
+//  - A node posts at most once: the first rank of the node to post claims the node's record
+//    (state 0 -> kWriting), writes the message, then publishes it (kPosted, release); every
+//    rank of the node reads it (acquire) in its waits. A rank that finds kWriting finds it
+//    posted at a later check.
+//  - The claiming rank also sends the message (kTag, the Halo's communicator) to every rank
+//    on another node that any rank of its node exchanges ghosts with (the node's internode
+//    neighbours, gathered at set-up), and only to those: every rank that waits for a rank
+//    of this node, directly or through an aggregated node-pair message, is one of them.
+//  - A rank that learns of a refusal from such a message posts it on its own node in turn,
+//    so a chain of waits through several nodes unwinds node by node.
+//  - Ranks that wait for nobody in the refused update finish it normally (their data is
+//    right); a rank of a node with a posted refusal stops at its next begin, any other at
+//    its next wait on a rank that has thrown (a rank d neighbours away: within d updates).
+//  - Messages nobody receives are left to MPI (small, so sent eagerly); a send not complete
+//    when the Halo is freed is freed unfinished and its text leaked, as MPI may still read it.
+#pragma once
+
+#include <mpi.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/wait.hpp"
+#include "halo/pattern_data.hpp"
+#include "hympi/topology.hpp"
+#include "hympi/types.hpp"
+#include "mpi/node/shared_arena.hpp"
+
+namespace hympi::halo {
+
+/// What a rank throws when a refusal ends its wait.
+class Refused : public Error {
+ public:
+  using Error::Error;
+};
+
+class Refusals final : public core::WaitInterrupt {
+ public:
+  /// Collective on the node (the record, the node's internode neighbours).
+  Refusals(const Pattern::Data& pattern, const Topology& topology, MPI_Comm comm, mpi::SharedArena& arena);
+  ~Refusals();
+  Refusals(const Refusals&) = delete;
+  Refusals& operator=(const Refusals&) = delete;
+
+  /// This rank cannot take part in the update: `message` is what every rank that waits for
+  /// it throws. Local (no wait).
+  void post(const std::string& message);
+  /// Throws Refused when a refusal reached this rank (the waits' interrupt).
+  void check() override;
+  /// Throws Refused when a rank of this node posted one: one load of a line nobody writes
+  /// until then (every update's begin, so the node's ranks stop at their next update).
+  void check_node() const;
+
+ private:
+  struct Record;
+
+  MPI_Comm comm_;
+  Record* record_;                  // the node's, in node rank 0's segment
+  std::vector<int> told_;           // the node's internode neighbours (world ranks)
+  bool probe_ = false;              // this rank has internode neighbours: it may be told
+  std::vector<MPI_Request> sends_;  // of text_, to told_
+  std::unique_ptr<char[]> text_;
+};
+
+}  // namespace hympi::halo
