@@ -16,11 +16,16 @@ void HaloParts::free() {
     for (auto& part : parts_) part->cancel_receives();
     MPI_Barrier(comm_);  // every rank's receives are over: sends still in flight never match (Exchange)
   }
+  // After a refusal, messages nobody will receive may wait on the communicator, and MPI
+  // may give a freed communicator's context to the next one, where they would match its
+  // receives: the communicator of a refused Halo is left alive (one per refusal).
+  const bool refused = refusals_ && refusals_->seen();
   parts_.clear();
   refusals_.reset();
   vectors_.clear();
   arena_.reset();
-  if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+  if (comm_ != MPI_COMM_NULL && !refused) MPI_Comm_free(&comm_);
+  comm_ = MPI_COMM_NULL;
 }
 
 void HaloParts::build(Strategy strategy) {

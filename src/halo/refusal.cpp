@@ -53,6 +53,7 @@ Refusals::~Refusals() {
 }
 
 void Refusals::post(const std::string& message) {
+  seen_ = true;
   uint64_t none = 0;
   // acq_rel: the claim orders our text writes after any earlier claim's (there is none).
   if (!record_->state.compare_exchange_strong(none, kWriting, std::memory_order_acq_rel)) return;
@@ -69,10 +70,13 @@ void Refusals::post(const std::string& message) {
   }
 }
 
-void Refusals::check_node() const {
+void Refusals::check_node() {
   // acquire: the text written before kPosted is visible.
-  if (record_->state.load(std::memory_order_acquire) == kPosted) throw Refused(record_->text);
+  if (record_->state.load(std::memory_order_acquire) != kPosted) return;
+  seen_ = true;
+  throw Refused(record_->text);
 }
+
 
 void Refusals::check() {
   check_node();

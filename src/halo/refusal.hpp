@@ -24,6 +24,9 @@
 //    its next wait on a rank that has thrown (a rank d neighbours away: within d updates).
 //  - Messages nobody receives are left to MPI (small, so sent eagerly); a send not complete
 //    when the Halo is freed is freed unfinished and its text leaked, as MPI may still read it.
+//    A rank that posted or found a refusal leaves the Halo's communicator alive when the
+//    Halo is freed (halo_parts.cpp): every message nobody receives comes from such a rank,
+//    so MPI cannot give that communicator's context to a new one of the same ranks.
 #pragma once
 
 #include <mpi.h>
@@ -61,7 +64,10 @@ class Refusals final : public core::WaitInterrupt {
   void check() override;
   /// Throws Refused when a rank of this node posted one: one load of a line nobody writes
   /// until then (every update's begin, so the node's ranks stop at their next update).
-  void check_node() const;
+  void check_node();
+  /// This rank posted a refusal or found one (read without touching shared memory, which
+  /// MPI_Finalize may have unmapped when a Halo alive there is released).
+  bool seen() const { return seen_; }
 
  private:
   struct Record;
@@ -70,6 +76,7 @@ class Refusals final : public core::WaitInterrupt {
   Record* record_;                  // the node's, in node rank 0's segment
   std::vector<int> told_;           // the node's internode neighbours (world ranks)
   bool probe_ = false;              // this rank has internode neighbours: it may be told
+  bool seen_ = false;               // post() ran, or a check found a refusal
   std::vector<MPI_Request> sends_;  // of text_, to told_
   std::unique_ptr<char[]> text_;
 };
