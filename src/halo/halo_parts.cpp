@@ -7,6 +7,7 @@ namespace hympi::halo {
 
 HaloParts::HaloParts(const Pattern::Data& pattern, int fields) : pattern_(pattern), fields_(fields) {
   mpi::check(MPI_Comm_dup(pattern.context->topology().world(), &comm_), "MPI_Comm_dup (Halo)");
+  told_ = node_internode_neighbors(pattern, pattern.context->topology());
 }
 
 HaloParts::~HaloParts() { free(); }
@@ -35,7 +36,7 @@ void HaloParts::build(Strategy strategy) {
   Context& context = *pattern_.context;
   const Topology& topo = context.topology();
   arena_ = std::make_unique<mpi::SharedArena>(topo.node(), kSlabBytes);
-  refusals_ = std::make_unique<Refusals>(pattern_, topo, comm_, *arena_);
+  refusals_ = std::make_unique<Refusals>(pattern_, told_, comm_, *arena_);
   if (!info(strategy).private_vectors)
     for (int f = 0; f < fields_; ++f)
       vectors_.push_back(arena_->allocate(std::size_t(pattern_.send_points) * pattern_.point_bytes, 4096));

@@ -59,6 +59,7 @@ class HaloParts {
   int fields_;
   MPI_Comm comm_ = MPI_COMM_NULL;
   std::unique_ptr<mpi::SharedArena> arena_;
+  std::vector<int> told_;                   // node_internode_neighbors: a refusal's addressees
   std::unique_ptr<Refusals> refusals_;      // the parts' waits check it: freed after them
   std::vector<mpi::SharedRegion> vectors_;  // shared fields, every node rank's
   Parts parts_;

@@ -21,11 +21,7 @@ struct alignas(64) Refusals::Record {
   char text[kTextBytes];        // the message, NUL-terminated
 };
 
-Refusals::Refusals(const Pattern::Data& pattern, const Topology& topology, MPI_Comm comm,
-                   mpi::SharedArena& arena)
-    : comm_(comm) {
-  // The arena zeroes what it allocates: state 0 before any rank learns where the record is.
-  record_ = reinterpret_cast<Record*>(arena.allocate(sizeof(Record), 64).peers[0]);
+std::vector<int> node_internode_neighbors(const Pattern::Data& pattern, const Topology& topology) {
   std::vector<int> mine;
   for (std::size_t i = 0; i < pattern.neighbors.size(); ++i)
     if (!pattern.intranode(i)) mine.push_back(pattern.neighbors[i].rank);
@@ -35,12 +31,20 @@ Refusals::Refusals(const Pattern::Data& pattern, const Topology& topology, MPI_C
   std::vector<int> counts(static_cast<std::size_t>(size)), at(static_cast<std::size_t>(size), 0);
   mpi::check(MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, node), "MPI_Allgather (Halo refusals)");
   for (int r = 1; r < size; ++r) at[std::size_t(r)] = at[std::size_t(r - 1)] + counts[std::size_t(r - 1)];
-  told_.resize(std::size_t(at.back() + counts.back()));
-  mpi::check(MPI_Allgatherv(mine.data(), count, MPI_INT, told_.data(), counts.data(), at.data(), MPI_INT, node),
+  std::vector<int> all(std::size_t(at.back() + counts.back()));
+  mpi::check(MPI_Allgatherv(mine.data(), count, MPI_INT, all.data(), counts.data(), at.data(), MPI_INT, node),
              "MPI_Allgatherv (Halo refusals)");
-  std::sort(told_.begin(), told_.end());
-  told_.erase(std::unique(told_.begin(), told_.end()), told_.end());
-  probe_ = !mine.empty();  // neighbours are mutual: only a rank with internode neighbours is ever told
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  return all;
+}
+
+Refusals::Refusals(const Pattern::Data& pattern, std::vector<int> told, MPI_Comm comm, mpi::SharedArena& arena)
+    : comm_(comm), told_(std::move(told)) {
+  // The arena zeroes what it allocates: state 0 before any rank learns where the record is.
+  record_ = reinterpret_cast<Record*>(arena.allocate(sizeof(Record), 64).peers[0]);
+  // Neighbours are mutual: only a rank with internode neighbours is ever told.
+  for (std::size_t i = 0; i < pattern.neighbors.size(); ++i) probe_ = probe_ || !pattern.intranode(i);
 }
 
 Refusals::~Refusals() {

@@ -49,10 +49,14 @@ class Refused : public Error {
   using Error::Error;
 };
 
+/// Collective on the node: the world ranks on other nodes that any rank of this node
+/// exchanges ghosts with (the ranks a refusal of this node is sent to). Once per Halo.
+std::vector<int> node_internode_neighbors(const Pattern::Data& pattern, const Topology& topology);
+
 class Refusals final : public core::WaitInterrupt {
  public:
-  /// Collective on the node (the record, the node's internode neighbours).
-  Refusals(const Pattern::Data& pattern, const Topology& topology, MPI_Comm comm, mpi::SharedArena& arena);
+  /// Collective on the node (the record). `told`: node_internode_neighbors.
+  Refusals(const Pattern::Data& pattern, std::vector<int> told, MPI_Comm comm, mpi::SharedArena& arena);
   ~Refusals();
   Refusals(const Refusals&) = delete;
   Refusals& operator=(const Refusals&) = delete;
