@@ -50,8 +50,7 @@
 // in a ghost update: ..."), within the waits' polling interval instead of the watchdog,
 // and the Halo cannot be used any more on any of them (free it on every rank, make a new
 // one). Ranks that wait for nobody in that update finish it, and learn at their next one.
-// Exceptions: the baselines rma_fence and rma_pscw, which block in MPI_Win_fence and
-// MPI_Win_start (their watchdog ends them).
+// Every strategy does this (rma_fence: every rank of the node stops after the same fence).
 // Destruction is collective; a Halo alive at MPI_Finalize is released there (see
 // context.hpp).
 #pragma once

@@ -20,6 +20,8 @@
 
 namespace hympi::halo {
 
+class Refusals;
+
 /// The arrays of one update, one pointer per field: each part packs the points it sends
 /// from `send` and unpacks the points it receives into `recv`. The one-array form passes
 /// the same pointers as both; zero-copy updates pass none.
@@ -36,7 +38,8 @@ struct ExchangeSetup {
   MPI_Comm comm;                               // the Halo's own: its messages match nothing else
   mpi::SharedArena& arena;                     // the Halo's own: freed with it
   std::span<const mpi::SharedRegion> vectors;  // the shared fields (shm_direct), every node rank's
-  core::WaitConfig wait;
+  core::WaitConfig wait;                       // its interrupt: `refusals`
+  Refusals& refusals;                          // the Halo's (halo/refusal.hpp)
   MemoryOrders orders;
   int fields;
 };
@@ -59,6 +62,9 @@ class Exchange {
   /// after. The Halo then waits for every rank to get here, after which no receive of its
   /// communicator is posted: a send still in flight never matches, and its buffer may go.
   virtual void cancel_receives() {}
+  /// After that wait (every rank has stopped updating): closes what an update that a
+  /// refusal ended, or a Halo freed between begin and end, left open (RMA epochs).
+  virtual void close_epochs() {}
 
   // Zero-copy (a Halo in buffer mode): begin/end get no arrays, so nothing is packed or
   // unpacked; the user writes send buffers after wait_sendable() and reads receive buffers

@@ -16,6 +16,7 @@ void HaloParts::free() {
   if (comm_ != MPI_COMM_NULL && !parts_.empty()) {
     for (auto& part : parts_) part->cancel_receives();
     MPI_Barrier(comm_);  // every rank's receives are over: sends still in flight never match (Exchange)
+    for (auto& part : parts_) part->close_epochs();
   }
   // After a refusal, messages nobody will receive may wait on the communicator, and MPI
   // may give a freed communicator's context to the next one, where they would match its
@@ -42,7 +43,7 @@ void HaloParts::build(Strategy strategy) {
       vectors_.push_back(arena_->allocate(std::size_t(pattern_.send_points) * pattern_.point_bytes, 4096));
   core::WaitConfig wait = detail::ContextAccess::wait(context);
   wait.interrupt = refusals_.get();  // every wait of the parts ends when a refusal reaches it
-  const ExchangeSetup setup{pattern_, topo, comm_, *arena_, vectors_, wait, context.options().orders, fields_};
+  const ExchangeSetup setup{pattern_, topo, comm_, *arena_, vectors_, wait, *refusals_, context.options().orders, fields_};
   parts_ = info(strategy).make(setup);
   stats_ = {};
   for (const auto& part : parts_) add_stats(stats_, part->stats());

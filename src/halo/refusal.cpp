@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <thread>
 
 #include "mpi/support/mpi_check.hpp"
 
@@ -18,6 +19,7 @@ constexpr uint64_t kWriting = 1, kPosted = 2;
 
 struct alignas(64) Refusals::Record {
   std::atomic<uint64_t> state;  // 0: none; kWriting: claimed, text being written; kPosted
+  uint64_t stop;                // node-wide calls each node rank makes before it throws
   char text[kTextBytes];        // the message, NUL-terminated
 };
 
@@ -60,11 +62,18 @@ void Refusals::post(const std::string& message) {
   seen_ = true;
   uint64_t none = 0;
   // acq_rel: the claim orders our text writes after any earlier claim's (there is none).
-  if (!record_->state.compare_exchange_strong(none, kWriting, std::memory_order_acq_rel)) return;
+  if (!record_->state.compare_exchange_strong(none, kWriting, std::memory_order_acq_rel)) {
+    // Another rank of the node claimed it: its `stop` is our next node-wide call too.
+    // acquire: `stop` is read after kPosted, which publishes it; a text is short to write.
+    while (record_->state.load(std::memory_order_acquire) != kPosted) std::this_thread::yield();
+    join_to_stop();
+    return;
+  }
+  record_->stop = synced_ + (sync_ ? 1 : 0);
   const std::size_t n = std::min(message.size(), kTextBytes - 1);
   std::memcpy(record_->text, message.data(), n);
   record_->text[n] = '\0';
-  record_->state.store(kPosted, std::memory_order_release);  // release: the text is visible with kPosted
+  record_->state.store(kPosted, std::memory_order_release);  // release: text and stop are visible with kPosted
   text_ = std::make_unique<char[]>(n);
   std::memcpy(text_.get(), message.data(), n);
   for (int rank : told_) {
@@ -72,15 +81,25 @@ void Refusals::post(const std::string& message) {
     mpi::check(MPI_Isend(text_.get(), int(n), MPI_CHAR, rank, kTag, comm_, &sends_.back()),
                "MPI_Isend (Halo refusal)");
   }
+  join_to_stop();
+}
+
+void Refusals::join_to_stop() {
+  for (; synced_ < record_->stop; ++synced_) sync_->join();
+}
+
+void Refusals::synced() {
+  ++synced_;
+  check_node();
 }
 
 void Refusals::check_node() {
   // acquire: the text written before kPosted is visible.
   if (record_->state.load(std::memory_order_acquire) != kPosted) return;
   seen_ = true;
+  join_to_stop();
   throw Refused(record_->text);
 }
-
 
 void Refusals::check() {
   check_node();

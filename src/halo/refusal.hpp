@@ -22,6 +22,14 @@
 //  - Ranks that wait for nobody in the refused update finish it normally (their data is
 //    right); a rank of a node with a posted refusal stops at its next begin, any other at
 //    its next wait on a rank that has thrown (a rank d neighbours away: within d updates).
+//  - A strategy whose node ranks meet in node-wide blocking MPI calls (rma_fence's
+//    MPI_Win_fence, a NodeSync) cannot be left half way: the record also holds `stop`, the
+//    number of such calls every rank of the node makes before it throws (the poster's next
+//    one). The poster, and every rank that learns of the refusal, joins the calls it has not
+//    made up to `stop` without data, and every rank checks the record after each call. As
+//    each call is a barrier of the node, a rank that finds the record between calls n and
+//    n+1 finds stop = n+1 (a record posted before call n is found by the check after it), so
+//    every rank of the node makes the same number of calls. Other strategies: stop = 0.
 //  - Messages nobody receives are left to MPI (small, so sent eagerly); a send not complete
 //    when the Halo is freed is freed unfinished and its text leaked, as MPI may still read it.
 //    A rank that posted or found a refusal leaves the Halo's communicator alive when the
@@ -53,6 +61,16 @@ class Refused : public Error {
 /// exchanges ghosts with (the ranks a refusal of this node is sent to). Once per Halo.
 std::vector<int> node_internode_neighbors(const Pattern::Data& pattern, const Topology& topology);
 
+/// A part whose node ranks meet in node-wide blocking MPI calls (see above).
+class NodeSync {
+ public:
+  /// One such call, without data, for a rank that stops.
+  virtual void join() = 0;
+
+ protected:
+  ~NodeSync() = default;
+};
+
 class Refusals final : public core::WaitInterrupt {
  public:
   /// Collective on the node (the record). `told`: node_internode_neighbors.
@@ -61,8 +79,13 @@ class Refusals final : public core::WaitInterrupt {
   Refusals(const Refusals&) = delete;
   Refusals& operator=(const Refusals&) = delete;
 
+  /// The part whose node-wide calls a stopping rank joins (at most one per Halo).
+  void attach(NodeSync& sync) { sync_ = &sync; }
+  /// After each of those calls: throws Refused when the node's ranks stop at this one.
+  void synced();
+
   /// This rank cannot take part in the update: `message` is what every rank that waits for
-  /// it throws. Local (no wait).
+  /// it throws. Local, but for the node-wide calls it joins.
   void post(const std::string& message);
   /// Throws Refused when a refusal reached this rank (the waits' interrupt).
   void check() override;
@@ -76,8 +99,13 @@ class Refusals final : public core::WaitInterrupt {
  private:
   struct Record;
 
+  /// Joins the node-wide calls up to the posted record's `stop`.
+  void join_to_stop();
+
   MPI_Comm comm_;
   Record* record_;                  // the node's, in node rank 0's segment
+  NodeSync* sync_ = nullptr;        // attach()
+  uint64_t synced_ = 0;             // node-wide calls made (synced() and joined)
   std::vector<int> told_;           // the node's internode neighbours (world ranks)
   bool probe_ = false;              // this rank has internode neighbours: it may be told
   bool seen_ = false;               // post() ran, or a check found a refusal

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "core/watchdog_thread.hpp"
+#include "halo/refusal.hpp"
 #include "hympi/shared_window.hpp"
 #include "mpi/support/mpi_check.hpp"
 #include "mpi/support/peer_offsets.hpp"
@@ -85,11 +86,11 @@ class RmaExchange : public Exchange {
   }
 
   /// Node ranks of the links' peers: the group a PSCW epoch names.
-  MPI_Group group_of(const std::vector<Link>& links, MPI_Comm node) const {
+  MPI_Group group_of(const std::vector<Link>& links) const {
     std::vector<int> ranks;
     for (const Link& l : links) ranks.push_back(l.peer->node_rank);
     MPI_Group node_group, group;
-    check(MPI_Comm_group(node, &node_group), "MPI_Comm_group");
+    check(MPI_Win_get_group(data_->win(), &node_group), "MPI_Win_get_group");  // the node's: the window's ranks
     check(MPI_Group_incl(node_group, int(ranks.size()), ranks.data(), &group), "MPI_Group_incl");
     MPI_Group_free(&node_group);
     return group;
@@ -105,29 +106,54 @@ class RmaExchange : public Exchange {
 };
 
 /// rma_fence: MPI_Win_fence before the stores and after them, collective over the node.
-class FenceExchange final : public RmaExchange {
+/// A NodeSync (halo/refusal.hpp): the Halo's refusals are checked after every fence, and a
+/// rank that stops joins the fences its node's ranks make before they find the refusal.
+class FenceExchange final : public RmaExchange, NodeSync {
  public:
-  FenceExchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup) : RmaExchange(std::move(peers), setup, false) {}
+  FenceExchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup)
+      : RmaExchange(std::move(peers), setup, false), refusals_(setup.refusals) {
+    refusals_.attach(*this);
+  }
 
   void begin(Arrays arrays) override {
-    blocking("ghost update: MPI_Win_fence (before the stores)", [&] { return MPI_Win_fence(0, data_->win()); });
+    fence("ghost update: MPI_Win_fence (before the stores)");
     store_all(arrays);
   }
 
   void end(Arrays arrays) override {
-    blocking("ghost update: MPI_Win_fence (after the stores)", [&] { return MPI_Win_fence(0, data_->win()); });
+    fence("ghost update: MPI_Win_fence (after the stores)");
     load_all(arrays);
   }
+
+  void join() override { fence_only("ghost update: MPI_Win_fence (joined by a rank that stops)"); }
+
+ private:
+  void fence(const char* operation) {
+    fence_only(operation);
+    refusals_.synced();
+  }
+
+  void fence_only(const char* operation) {
+    blocking(operation, [&] { return MPI_Win_fence(0, data_->win()); });
+  }
+
+  Refusals& refusals_;
 };
 
 /// rma_pscw: the receiver exposes its window to its senders (post ... wait), the sender
 /// accesses its receivers' (start ... complete); ranks with empty groups skip the calls.
+/// MPI_Win_start may block until every receiver has posted, where no refusal could end the
+/// wait: each receiver counts its posts in shared memory, and the sender starts only once
+/// every receiver's count says it posted (a wait the Halo's refusals end). A refusal may
+/// so leave epochs open (a sender that never started, a receiver that never waited):
+/// close_epochs() closes them when the Halo is freed.
 class PscwExchange final : public RmaExchange {
  public:
   PscwExchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup)
       : RmaExchange(std::move(peers), setup, false),
-        to_group_(group_of(out_, setup.topology.node())),
-        from_group_(group_of(in_, setup.topology.node())) {}
+        posts_(setup.arena.allocate(kCacheLine, kCacheLine)),
+        to_group_(group_of(out_)),
+        from_group_(group_of(in_)) {}
 
   ~PscwExchange() override {
     MPI_Group_free(&to_group_);
@@ -135,15 +161,28 @@ class PscwExchange final : public RmaExchange {
   }
 
   void begin(Arrays arrays) override {
-    if (!in_.empty()) check(MPI_Win_post(from_group_, 0, data_->win()), "MPI_Win_post (ghost update)");
-    if (!out_.empty()) {
-      blocking("ghost update: MPI_Win_start", [&] { return MPI_Win_start(to_group_, 0, data_->win()); });
-      store_all(arrays);
+    if (!in_.empty()) {
+      check(MPI_Win_post(from_group_, 0, data_->win()), "MPI_Win_post (ghost update)");
+      exposed_ = true;
+      // release: a sender that reads the new count finds the post made (MPI_Win_start won't block on it).
+      posts(self_).store(++posted_, std::memory_order_release);
     }
+    if (out_.empty()) return;
+    for (const Link& l : out_) {
+      const int q = l.peer->node_rank;
+      // acquire: pairs with the receiver's release after its MPI_Win_post.
+      core::poll_until([&] { return posts(q).load(std::memory_order_acquire) > started_; }, wait_,
+                       core::node_site("ghost update: a receiver's MPI_Win_post", members_, self_, q),
+                       "the receiver never posted its window for this update");
+    }
+    blocking("ghost update: MPI_Win_start", [&] { return MPI_Win_start(to_group_, 0, data_->win()); });
+    ++started_;
+    accessing_ = true;
+    store_all(arrays);
   }
 
   void end(Arrays arrays) override {
-    if (!out_.empty()) blocking("ghost update: MPI_Win_complete", [&] { return MPI_Win_complete(data_->win()); });
+    complete();
     if (in_.empty()) return;
     int code = MPI_SUCCESS;
     auto done = [&] {
@@ -154,11 +193,45 @@ class PscwExchange final : public RmaExchange {
     core::poll_until(done, wait_, {"ghost update: MPI_Win_wait", members_[std::size_t(self_)], -1},
                      "an intranode sender never completed its access epoch");
     check(code, "MPI_Win_test (ghost update)");
+    exposed_ = false;
     load_all(arrays);
   }
 
+  /// Every rank has stopped: a sender completes the epoch it began, then makes one empty
+  /// epoch to the receivers that posted for an update it never started (one post at most
+  /// each: a receiver posts again only after every sender completed; one epoch, as MPICH
+  /// counts posts, not who made them), so every receiver's MPI_Win_wait returns.
+  void close_epochs() override {
+    complete();
+    std::vector<Link> posted;
+    for (const Link& l : out_)
+      if (posts(l.peer->node_rank).load(std::memory_order_acquire) > started_) posted.push_back(l);  // acquire: as in begin
+    if (!posted.empty()) {
+      MPI_Group group = group_of(posted);
+      blocking("ghost update: MPI_Win_start (closing a refused update)", [&] { return MPI_Win_start(group, 0, data_->win()); });
+      MPI_Group_free(&group);
+      accessing_ = true;
+      complete();
+    }
+    if (exposed_) blocking("ghost update: MPI_Win_wait (closing a refused update)", [&] { return MPI_Win_wait(data_->win()); });
+    exposed_ = false;
+  }
+
  private:
+  std::atomic_ref<uint64_t> posts(int node_rank) const {
+    return std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(posts_.peers[std::size_t(node_rank)]));
+  }
+
+  void complete() {
+    if (!accessing_) return;
+    blocking("ghost update: MPI_Win_complete", [&] { return MPI_Win_complete(data_->win()); });
+    accessing_ = false;
+  }
+
+  mpi::SharedRegion posts_;  // each rank's count of MPI_Win_post calls, one line per rank
   MPI_Group to_group_, from_group_;
+  uint64_t posted_ = 0, started_ = 0;         // this rank's MPI_Win_post / MPI_Win_start calls
+  bool exposed_ = false, accessing_ = false;  // an exposure / access epoch is open
 };
 
 /// rma_lock: one MPI_Win_lock_all epoch on both windows for the Halo's life; monotonic

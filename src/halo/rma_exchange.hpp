@@ -5,11 +5,16 @@
 // receiver's segment); the sender packs straight into its block at the receiver, the
 // receiver unpacks from it. They differ in how the two are synchronized:
 //  - rma_fence: MPI_Win_fence before the stores (the receiver is done with the previous
-//    data) and after them (the data is there); collective over the node.
+//    data) and after them (the data is there); collective over the node. A rank that stops
+//    on a refusal joins the fences the node's other ranks make before they stop
+//    (halo/refusal.hpp, NodeSync).
 //  - rma_pscw: the receiver exposes its window to its senders (MPI_Win_post, in begin),
 //    the sender accesses its receivers' (MPI_Win_start ... MPI_Win_complete), the
 //    receiver waits for its senders (MPI_Win_wait, polled by MPI_Win_test). Empty groups
-//    skip their calls (an Open MPI pitfall PETSc also avoids).
+//    skip their calls (an Open MPI pitfall PETSc also avoids). The sender calls
+//    MPI_Win_start once every receiver's post count (shared memory) says it posted, so a
+//    refusal can end that wait; epochs a refusal leaves open are closed when the Halo is
+//    freed.
 //  - rma_lock: passive target (Algorithm 8, in its lock_all form): one MPI_Win_lock_all
 //    epoch for the Halo's life on the data and the flag window, MPI_Win_sync as the memory
 //    barrier; the flag window holds sequence numbers: `ready` (in the receiver's segment,
