@@ -1,6 +1,7 @@
 #include "halo/strategies.hpp"
 
 #include <array>
+#include <exception>
 #include <string>
 #include <utility>
 
@@ -10,17 +11,35 @@
 #include "halo/neighbor_exchange.hpp"
 #include "halo/rma_exchange.hpp"
 #include "halo/shm_exchange.hpp"
+#include "mpi/support/collective_error.hpp"
 
 namespace hympi::halo {
 namespace {
 
 using MakePart = std::unique_ptr<Exchange> (*)(std::vector<PeerPlan>, const ExchangeSetup&);
 
+/// A part made on every rank, or the same hympi::Error on every rank of the Halo: a rank
+/// whose part failed after the set-up's agreement (a local MPI call such as MPI_Send_init,
+/// memory for its buffers) meets the others here, instead of leaving them in the next
+/// part's collective calls or in the first update. One MPI_Allreduce per part and set-up.
+std::unique_ptr<Exchange> made(MakePart make, Where where, const ExchangeSetup& setup) {
+  std::unique_ptr<Exchange> part;
+  std::string error;
+  try {
+    part = make(peer_plans(setup.pattern, where), setup);
+  } catch (const std::exception& e) {
+    error = "hympi: Halo: rank " + std::to_string(setup.topology.world_rank()) +
+            " could not set up its part of the ghost update (" + e.what() + "); the set-up failed on every rank";
+  }
+  mpi::throw_if_any(setup.comm, error);
+  return part;
+}
+
 /// One part for every neighbour (flat_mpi, neighbor).
 template <MakePart make>
 Parts everywhere(const ExchangeSetup& setup) {
   Parts parts;
-  parts.push_back(make(peer_plans(setup.pattern, Where::everywhere), setup));
+  parts.push_back(made(make, Where::everywhere, setup));
   return parts;
 }
 
@@ -30,8 +49,8 @@ Parts everywhere(const ExchangeSetup& setup) {
 template <MakePart internode, MakePart intranode>
 Parts split(const ExchangeSetup& setup) {
   Parts parts;
-  parts.push_back(internode(peer_plans(setup.pattern, Where::internode), setup));
-  parts.push_back(intranode(peer_plans(setup.pattern, Where::intranode), setup));
+  parts.push_back(made(internode, Where::internode, setup));
+  parts.push_back(made(intranode, Where::intranode, setup));
   return parts;
 }
 

@@ -8,6 +8,7 @@
 
 #include <fstream>
 #include <memory>
+#include <new>
 #include <cstdlib>
 #include <span>
 #include <string>
@@ -15,6 +16,28 @@
 
 #include "hympi/hympi.hpp"
 #include "test_util.hpp"
+
+namespace hympi::test {
+namespace {
+
+/// Non-zero: operator new throws std::bad_alloc for this many bytes or more (below).
+std::size_t refuse_new_from = 0;
+
+}  // namespace
+}  // namespace hympi::test
+
+// This program's operator new (it replaces the library's, as C++ allows): a rank's memory
+// running out, on that rank only. Single-threaded where it is set.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"  // this new is malloc: its delete is free
+void* operator new(std::size_t bytes) {
+  if (hympi::test::refuse_new_from != 0 && bytes >= hympi::test::refuse_new_from) throw std::bad_alloc();
+  if (void* p = std::malloc(bytes == 0 ? 1 : bytes)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+#pragma GCC diagnostic pop
 
 namespace hympi::test {
 namespace {
@@ -344,6 +367,27 @@ TEST(Misuse, HaloSetupThatFailsLeavesNothingBehind) {
   if (world_size() > 1)  // the same messages through MPI exceed its int counts: found before anything is sent
     expect_error_on_every_rank([&] { Halo h(huge, Strategy::flat_mpi); }, " in one MPI message; MPI counts are int");
   Halo h(small, Strategy::shm);
+  std::vector<double> v(8);
+  expect_updates_work(h, v);
+}
+
+/// A Halo whose set-up fails on one rank only after the set-up's agreement (here memory for
+/// the MPI buffers of its part: operator new refuses on that rank, as when its node is out of
+/// memory; or a local MPI call fails): the same error on every rank, naming it, not a Halo
+/// on the others that hangs at its first update; then a Halo works.
+TEST(Misuse, HaloSetupThatFailsOnOneRankFailsOnEveryRank) {
+  if (world_size() < 2) GTEST_SKIP() << "needs two ranks";
+  Pattern big = Pattern::from_lists(context(), 8, ring_lists(), 1 << 18);  // 2 MiB per point
+  for (int round : {0, 1}) {
+    const int bad = misuser(round);
+    if (world_rank() == bad) refuse_new_from = 1 << 20;
+    expect_error_on_every_rank([&] { Halo h(big, Strategy::flat_mpi); },
+                               "hympi: Halo: rank " + std::to_string(bad) +
+                                   " could not set up its part of the ghost update (std::bad_alloc); the set-up "
+                                   "failed on every rank");
+    refuse_new_from = 0;
+  }
+  Halo h(ring(context()), Strategy::shm);
   std::vector<double> v(8);
   expect_updates_work(h, v);
 }
