@@ -13,15 +13,18 @@ HaloParts::HaloParts(const Pattern::Data& pattern, int fields) : pattern_(patter
 HaloParts::~HaloParts() { free(); }
 
 void HaloParts::free() {
+  // After a refusal, messages nobody will receive may wait on the communicator (a refusal
+  // sent to a rank that never probed for it, data for a receive a refusal ended), and MPI
+  // may give a freed communicator's context to the next one, where they would match its
+  // receives: when any rank posted or found a refusal, every rank leaves the communicator
+  // alive (one per refused Halo).
+  int refused = refusals_ && refusals_->seen() ? 1 : 0;
   if (comm_ != MPI_COMM_NULL && !parts_.empty()) {
     for (auto& part : parts_) part->cancel_receives();
-    MPI_Barrier(comm_);  // every rank's receives are over: sends still in flight never match (Exchange)
+    // Also the wait for every rank's receives to be over: sends still in flight never match (Exchange).
+    MPI_Allreduce(MPI_IN_PLACE, &refused, 1, MPI_INT, MPI_MAX, comm_);
     for (auto& part : parts_) part->close_epochs();
   }
-  // After a refusal, messages nobody will receive may wait on the communicator, and MPI
-  // may give a freed communicator's context to the next one, where they would match its
-  // receives: the communicator of a refused Halo is left alive (one per refusal).
-  const bool refused = refusals_ && refusals_->seen();
   parts_.clear();
   refusals_.reset();
   vectors_.clear();

@@ -32,9 +32,9 @@
 //    every rank of the node makes the same number of calls. Other strategies: stop = 0.
 //  - Messages nobody receives are left to MPI (small, so sent eagerly); a send not complete
 //    when the Halo is freed is freed unfinished and its text leaked, as MPI may still read it.
-//    A rank that posted or found a refusal leaves the Halo's communicator alive when the
-//    Halo is freed (halo_parts.cpp): every message nobody receives comes from such a rank,
-//    so MPI cannot give that communicator's context to a new one of the same ranks.
+//    When any rank posted or found a refusal, every rank leaves the Halo's communicator
+//    alive when the Halo is freed (halo_parts.cpp: they learn it in the free's allreduce),
+//    so MPI cannot give its context, where such messages may wait, to a new communicator.
 #pragma once
 
 #include <mpi.h>
