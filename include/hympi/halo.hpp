@@ -41,7 +41,9 @@
 //
 // Misuse: a Halo checks at construction that every rank passed the same strategy, mode,
 // field count and pattern (a fingerprint of the whole pattern, which also catches Halos
-// constructed in a different order on different ranks): hympi::Error on every rank.
+// constructed in a different order on different ranks): hympi::Error on every rank; a
+// set-up that fails after that on one rank (memory for its buffers, a local MPI call)
+// fails on every rank too, naming it, and leaves nothing behind.
 // begin(v) twice, end(v) without begin(v), update(v) between them, an update begun with
 // one form and ended with the other throw on the rank that did it, before anything is sent.
 // Arrays that fail the checks of begin/end/update on one rank (their number, their element

@@ -36,6 +36,9 @@ class RmaExchange : public Exchange {
         members_(setup.topology.node_members()),
         self_(setup.topology.node_rank()),
         fields_(setup.fields) {
+    // First what may fail on this rank alone (a thread): a window it made would be freed
+    // collectively while the others wait in the set-up's check (strategies.cpp).
+    if (wait_.timeout_s > 0) watchdog_.emplace(wait_.timeout_s, members_[std::size_t(self_)]);
     const Topology& topo = setup.topology;
     // Per peer: {its receive block in my segment, its ready flag in mine, its ack flag in mine}.
     enum { kBlock, kReady, kAck };
@@ -69,7 +72,6 @@ class RmaExchange : public Exchange {
         in_.push_back({&p, data_->local() + at.mine(q, kBlock), flag(self_, at.mine(q, kReady)),
                        flag(q, at.theirs(q, kAck))});
     }
-    if (wait_.timeout_s > 0) watchdog_.emplace(wait_.timeout_s, members_[std::size_t(self_)]);
   }
 
   void store_all(Arrays arrays) {
