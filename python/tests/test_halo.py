@@ -280,7 +280,7 @@ def test_array_errors(ctx, graph):
         halo.update([good, other])  # still in step with the other ranks
 
 
-@pytest.mark.parametrize("strategy", ["shm", "flat_mpi", "aggregated"])
+@pytest.mark.parametrize("strategy", ["shm", "flat_mpi", "aggregated", "rma_fence", "rma_pscw"])
 def test_array_error_on_one_rank(ctx, strategy):
     """The last rank passes an array of the wrong dtype: TypeError there, hympi.Error naming
     it on every other rank, in that update or a later one (a rank d neighbours away: by its
