@@ -63,8 +63,10 @@ void Refusals::post(const std::string& message) {
   uint64_t none = 0;
   // acq_rel: the claim orders our text writes after any earlier claim's (there is none).
   if (!record_->state.compare_exchange_strong(none, kWriting, std::memory_order_acq_rel)) {
-    // Another rank of the node claimed it: its `stop` is our next node-wide call too.
-    // acquire: `stop` is read after kPosted, which publishes it; a text is short to write.
+    // Another rank of the node claimed it: its `stop` is our next node-wide call too (none
+    // without a NodeSync). acquire: `stop` is read after kPosted, which publishes it; a
+    // text is short to write.
+    if (!sync_) return;
     while (record_->state.load(std::memory_order_acquire) != kPosted) std::this_thread::yield();
     join_to_stop();
     return;
