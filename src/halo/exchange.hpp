@@ -63,8 +63,10 @@ class Exchange {
   /// communicator is posted: a send still in flight never matches, and its buffer may go.
   virtual void cancel_receives() {}
   /// After that wait (every rank has stopped updating): closes what an update that a
-  /// refusal ended, or a Halo freed between begin and end, left open (RMA epochs).
-  virtual void close_epochs() {}
+  /// refusal ended, or a Halo freed between begin and end, left open (RMA epochs). With
+  /// `refused` (some rank posted or found a refusal) a part keeps any communicator of its
+  /// own alive, as the Halo keeps its own (HaloParts::free says why).
+  virtual void close(bool /*refused*/) {}
 
   // Zero-copy (a Halo in buffer mode): begin/end get no arrays, so nothing is packed or
   // unpacked; the user writes send buffers after wait_sendable() and reads receive buffers

@@ -23,7 +23,7 @@ void HaloParts::free() {
     for (auto& part : parts_) part->cancel_receives();
     // Also the wait for every rank's receives to be over: sends still in flight never match (Exchange).
     MPI_Allreduce(MPI_IN_PLACE, &refused, 1, MPI_INT, MPI_MAX, comm_);
-    for (auto& part : parts_) part->close_epochs();
+    for (auto& part : parts_) part->close(refused != 0);
   }
   parts_.clear();
   refusals_.reset();

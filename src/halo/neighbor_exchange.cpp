@@ -48,8 +48,13 @@ class NeighborExchange final : public Exchange {
 #if MPI_VERSION >= 4
     MPI_Request_free(&request_);
 #endif
-    MPI_Comm_free(&graph_);
+    // After a refusal, data of a neighbour still in flight may wait here on the graph's
+    // context, which a freed graph would hand to a later communicator (seen with MPICH
+    // 4.0.2: a Context's leader check received a refused update's ghosts).
+    if (!keep_graph_) MPI_Comm_free(&graph_);
   }
+
+  void close(bool refused) override { keep_graph_ = refused; }
 
   HaloStats stats() const override { return peer_stats(peers_, fields_); }
 
@@ -78,6 +83,7 @@ class NeighborExchange final : public Exchange {
   std::vector<PeerPlan> peers_;
   core::WaitConfig wait_;
   bool in_flight_ = false;  // between MPI_Start and the wait's completion
+  bool keep_graph_ = false;  // close(): some rank saw a refusal
   int world_rank_, fields_;
   std::vector<int> send_counts_, recv_counts_, send_displs_, recv_displs_;
   std::vector<std::byte> send_buffer_, recv_buffer_;

@@ -148,7 +148,7 @@ class FenceExchange final : public RmaExchange, NodeSync {
 /// wait: each receiver counts its posts in shared memory, and the sender starts only once
 /// every receiver's count says it posted (a wait the Halo's refusals end). A refusal may
 /// so leave epochs open (a sender that never started, a receiver that never waited):
-/// close_epochs() closes them when the Halo is freed.
+/// close() closes them when the Halo is freed.
 class PscwExchange final : public RmaExchange {
  public:
   PscwExchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup)
@@ -203,7 +203,7 @@ class PscwExchange final : public RmaExchange {
   /// epoch to the receivers that posted for an update it never started (one post at most
   /// each: a receiver posts again only after every sender completed; one epoch, as MPICH
   /// counts posts, not who made them), so every receiver's MPI_Win_wait returns.
-  void close_epochs() override {
+  void close(bool /*refused*/) override {
     complete();
     std::vector<Link> posted;
     for (const Link& l : out_)
