@@ -19,12 +19,14 @@ std::unique_ptr<Context> variant(const Context& base, void (*change)(Options&)) 
 
 nlohmann::json bench_barrier(Context& ctx, const Method& method) {
   auto seq_cst = variant(ctx, [](Options& o) { o.orders = MemoryOrders::seq_cst; });
+  auto combining = variant(ctx, [](Options& o) { o.barrier = BarrierAlgorithm::combining; });
   auto alg2 = variant(ctx, [](Options& o) { o.barrier = BarrierAlgorithm::counter_tree; });
   auto alg1 = variant(ctx, [](Options& o) { o.barrier = BarrierAlgorithm::counter_flat; });
   MPI_Comm comm = ctx.topology().world();
   std::vector<Contender> contenders{
       {"hympi", [&] { ctx.barrier(); }},
       {"hympi-seq_cst", [&] { seq_cst->barrier(); }},
+      {"hympi-combining", [&] { combining->barrier(); }},
       {"hympi-counter_tree(Alg2)", [&] { alg2->barrier(); }},
       {"hympi-counter_flat(Alg1)", [&] { alg1->barrier(); }},
       {"MPI_Barrier", [&] { MPI_Barrier(comm); }},

@@ -82,7 +82,10 @@ typedef enum {
 } hympi_stencil;
 typedef enum { HYMPI_WAIT_ADAPTIVE = 0, HYMPI_WAIT_SPIN = 1, HYMPI_WAIT_YIELD = 2, HYMPI_WAIT_SLEEP = 3 } hympi_wait;
 typedef enum { HYMPI_TREE_KARY = 0, HYMPI_TREE_BINOMIAL = 1 } hympi_tree;
-typedef enum { HYMPI_BARRIER_COMBINING = 0, HYMPI_BARRIER_COUNTER_TREE = 1, HYMPI_BARRIER_COUNTER_FLAT = 2 } hympi_barrier_algorithm;
+typedef enum {
+  HYMPI_BARRIER_COMBINING = 0, HYMPI_BARRIER_COUNTER_TREE = 1, HYMPI_BARRIER_COUNTER_FLAT = 2,
+  HYMPI_BARRIER_DISSEMINATION = 3
+} hympi_barrier_algorithm;
 typedef enum { HYMPI_ORDERS_TUNED = 0, HYMPI_ORDERS_SEQ_CST = 1 } hympi_orders;
 
 /* Names as the C++ API and HYMPI_* variables spell them ("shm", "star19", ...); an unknown

@@ -15,10 +15,11 @@ enum class TreeShape { kary, binomial };
 
 /// Barrier algorithm inside a node (HYMPI_BARRIER).
 enum class BarrierAlgorithm {
-  combining,     // tree of arrival words, tree release (default; no hot counter)
+  combining,     // tree of arrival words carrying each call's descriptor, tree release
   counter_tree,  // one arrival counter at the leader, tree release (Quaranta & Maddegedara
                  // (2021), Algorithm 2)
   counter_flat,  // one arrival counter, the leader releases everyone (their Algorithm 1)
+  dissemination, // log2(n) rounds of pairwise flags (Hensgen, Finkel & Manber (1988)); default
 };
 
 /// Memory orders of the protocols (HYMPI_ORDERS=tuned|seq_cst): seq_cst is the ablation
@@ -38,7 +39,7 @@ struct Options {
   /// Order the tree by socket / L3 domain as hwloc reports the ranks' bindings
   /// (HYMPI_TOPO_AWARE=0 turns it off).
   bool topology_aware = true;
-  BarrierAlgorithm barrier = BarrierAlgorithm::combining;
+  BarrierAlgorithm barrier = BarrierAlgorithm::dissemination;
   MemoryOrders orders = MemoryOrders::tuned;
   /// Per-rank shared buffer of the collectives (HYMPI_COLL_BUFFER, bytes); larger counts
   /// go through it in chunks. 1 MiB: a 1 MiB allreduce in one chunk (0.81-0.83 of

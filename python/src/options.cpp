@@ -49,7 +49,8 @@ void bind_options(nb::module_& m) {
   nb::enum_<hympi_barrier_algorithm>(m, "BarrierAlgorithm", "Barrier inside a node (HYMPI_BARRIER).")
       .value("combining", HYMPI_BARRIER_COMBINING)
       .value("counter_tree", HYMPI_BARRIER_COUNTER_TREE)
-      .value("counter_flat", HYMPI_BARRIER_COUNTER_FLAT);
+      .value("counter_flat", HYMPI_BARRIER_COUNTER_FLAT)
+      .value("dissemination", HYMPI_BARRIER_DISSEMINATION);
   nb::enum_<hympi_orders>(m, "MemoryOrders", "Memory orders of the protocols (HYMPI_ORDERS).")
       .value("tuned", HYMPI_ORDERS_TUNED)
       .value("seq_cst", HYMPI_ORDERS_SEQ_CST);

@@ -21,9 +21,9 @@ Options to_options(const hympi_options& o) {
                                          "HYMPI_TREE_KARY .. HYMPI_TREE_BINOMIAL"));
   options.tree_arity = int(checked_range(o.tree_arity, 1, 16, "options->tree_arity", "the K of HYMPI_TREE=kary:K"));
   options.topology_aware = checked_range(o.topology_aware, 0, 1, "options->topology_aware", "0 or 1") != 0;
-  options.barrier = BarrierAlgorithm(checked_range(o.barrier, HYMPI_BARRIER_COMBINING, HYMPI_BARRIER_COUNTER_FLAT,
+  options.barrier = BarrierAlgorithm(checked_range(o.barrier, HYMPI_BARRIER_COMBINING, HYMPI_BARRIER_DISSEMINATION,
                                                    "options->barrier",
-                                                   "HYMPI_BARRIER_COMBINING .. HYMPI_BARRIER_COUNTER_FLAT"));
+                                                   "HYMPI_BARRIER_COMBINING .. HYMPI_BARRIER_DISSEMINATION"));
   options.orders = MemoryOrders(checked_range(o.orders, HYMPI_ORDERS_TUNED, HYMPI_ORDERS_SEQ_CST, "options->orders",
                                               "HYMPI_ORDERS_TUNED .. HYMPI_ORDERS_SEQ_CST"));
   if (o.collective_buffer_bytes < 64)
@@ -55,7 +55,8 @@ static_assert(HYMPI_WAIT_ADAPTIVE == int(WaitPolicy::adaptive) && HYMPI_WAIT_SPI
 static_assert(HYMPI_TREE_KARY == int(TreeShape::kary) && HYMPI_TREE_BINOMIAL == int(TreeShape::binomial));
 static_assert(HYMPI_BARRIER_COMBINING == int(BarrierAlgorithm::combining) &&
               HYMPI_BARRIER_COUNTER_TREE == int(BarrierAlgorithm::counter_tree) &&
-              HYMPI_BARRIER_COUNTER_FLAT == int(BarrierAlgorithm::counter_flat));
+              HYMPI_BARRIER_COUNTER_FLAT == int(BarrierAlgorithm::counter_flat) &&
+              HYMPI_BARRIER_DISSEMINATION == int(BarrierAlgorithm::dissemination));
 static_assert(HYMPI_ORDERS_TUNED == int(MemoryOrders::tuned) && HYMPI_ORDERS_SEQ_CST == int(MemoryOrders::seq_cst));
 
 }  // namespace hympi::c

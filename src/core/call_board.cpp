@@ -6,8 +6,12 @@ namespace hympi::core {
 
 template <class Orders>
 CallBoard<Orders>::CallBoard(int self, std::vector<Participant> participants, WaitConfig wait,
-                             std::vector<int> world_ranks)
-    : self_(self), participants_(std::move(participants)), wait_(wait), world_ranks_(std::move(world_ranks)) {}
+                             std::vector<int> world_ranks, bool resumes)
+    : self_(self),
+      participants_(std::move(participants)),
+      wait_(wait),
+      world_ranks_(std::move(world_ranks)),
+      resumes_(resumes) {}
 
 template <class Orders>
 void CallBoard<Orders>::post(const CallDesc& call, LeaderStep step) {
@@ -24,12 +28,16 @@ void CallBoard<Orders>::post(const CallDesc& call, LeaderStep step) {
   }
   Channel& mine = participants_[self_].block->posted;
   ++calls_;
-  mine.seq.store(2 * calls_ - 1, Orders::hint);  // odd: being written (ordered by the releases below)
-  uint64_t words[CallDesc::kWords];
-  call.to_words(words);
-  for (int i = 0; i < CallDesc::kWords; ++i)
-    mine.words[i].store(words[i], Orders::publish);  // release: a scan reading it sees the odd number
-  mine.seq.store(2 * calls_, Orders::publish);     // release: the words; nobody sleeps on it
+  if (!posted_any_ || !(call == last_)) {
+    mine.seq.store(2 * calls_ - 1, Orders::hint);  // odd: being written (ordered by the releases below)
+    uint64_t words[CallDesc::kWords];
+    call.to_words(words);
+    for (int i = 0; i < CallDesc::kWords; ++i)
+      mine.words[i].store(words[i], Orders::publish);  // release: a scan reading it sees the odd number
+    last_ = call;
+    posted_any_ = true;
+  }
+  mine.seq.store(2 * calls_, Orders::publish);  // release: the words; nobody sleeps on it
 }
 
 template <class Orders>
@@ -72,7 +80,15 @@ void CallBoard<Orders>::fail(LeaderStep step) {
     wait_at_least<Orders>(verdict, calls_, wait_, node_site("collective: the leader's verdict", world_ranks_, self_, 0));
     status = load_words<Orders, Status>(verdict.words);  // after the seq acquire
   }
-  broken_ = true;
+  // Nobody leaves before everyone has the verdict: a rank gone on to the next call would
+  // write flags and channels that a rank still waiting in this one would take for its own.
+  Channel& left = participants_[0].block->failed;
+  ++failures_;
+  left.seq.fetch_add(1, Orders::publish);  // release: done with this call's channels
+  wake_sleepers<Orders>(left);
+  wait_at_least<Orders>(left, failures_ * participants_.size(), wait_,
+                        node_site("collective: the node's ranks leaving a failed call", world_ranks_, self_, 0));
+  broken_ = !resumes_;
   throw Error(status.message());
 }
 

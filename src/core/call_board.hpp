@@ -1,11 +1,11 @@
 // What collective call each rank of a node is in, for the one pair of protocols that
-// cannot check each other's arguments: the counter barrier (counter_barrier.hpp) and the
-// tree collectives (tree_collective.hpp). A rank in the counter barrier announces itself
-// only on the leader's counter, a rank in a tree collective only to its tree parent, so
-// with HYMPI_BARRIER=counter_* a barrier on some ranks of a node against an allreduce on
-// the others would leave both waiting until the watchdog. With a counter barrier
-// configured, every node collective posts its call here first, and every wait of both
-// protocols scans the board once it has left the fast path (docs/design.md, rule 7).
+// cannot check each other's arguments: the barriers of board_barrier.hpp (dissemination,
+// the default, and the counter barriers) and the tree collectives (tree_collective.hpp).
+// A rank in such a barrier signals only on flags without a call descriptor, a rank in a
+// tree collective only to its tree parent, so a barrier on some ranks of a node against
+// an allreduce on the others would leave both waiting until the watchdog. With such a
+// barrier configured, every node collective posts its call here first, and every wait of
+// both protocols scans the board once it has left the fast path (docs/design.md, rule 7).
 //
 // Invariants:
 //  - Entry i (the `posted` channel of participant i's block) has one writer, i, and works
@@ -14,6 +14,9 @@
 //    again: a word from a later post makes the second read see that post's odd number
 //    at least, so a torn entry is never used. Every rank numbers its collective calls
 //    alike (one per call, whatever its sweeps), and numbers only grow.
+//  - A post whose CallDesc equals the entry's words (the same call again, as in a solver
+//    loop) stores only seq = 2c: a scan then reads those same words whichever post they
+//    came from, so skipping the odd phase tears nothing.
 //  - A rank moves past call c only when c completed, so an entry that changes during a
 //    scan means no disagreement at c.
 //  - A scan decides only when every entry holds the scanner's own call number; until then
@@ -27,12 +30,18 @@
 //    leader (participant 0) runs the call's leader step with the failure, so the other
 //    nodes' leaders, already in theirs, learn it, then posts the final Status on its
 //    `verdict` channel; the others wait for that verdict: every rank of the communicator
-//    throws the same message.
-//  - Ranks leave the protocols half way (counter increments, up channels published
-//    without a release): the node's channels no longer agree, so the board is broken and
-//    every later call on it throws at once; its leader first runs the call's leader step
-//    with that failure, so the other nodes' ranks get the same error, not a hang. Only a
-//    misuse gets there.
+//    throws the same message, once every rank of the node has the verdict (a count in
+//    the leader's `failed` channel): a rank gone on to its next call would write flags
+//    and channels that a rank still waiting in the failed one would take for its own.
+//  - Ranks leave the protocols half way. Beside the dissemination barrier that is harmless
+//    (`resumes`): every rank took one sweep number for the failed call (a tree call takes
+//    its first sweep's before its first wait, which no tree call passes while a rank of
+//    the node is in a barrier), the tree's channels hold that number at most, and the
+//    barrier's flags hold the call's number from this board; later calls wait for larger
+//    numbers, so the node goes on. Beside a counter barrier the counter holds increments
+//    of a barrier that never completed: the board is broken and every later call on it
+//    throws at once; its leader first runs the call's leader step with that failure, so
+//    the other nodes' ranks get the same error, not a hang. Only a misuse gets there.
 #pragma once
 
 #include <cstdint>
@@ -47,7 +56,11 @@ namespace hympi::core {
 template <class Orders>
 class CallBoard {
  public:
-  CallBoard(int self, std::vector<Participant> participants, WaitConfig wait, std::vector<int> world_ranks);
+  /// `resumes`: every protocol beside the board leaves its channels consistent when a
+  /// call fails half way (the dissemination barrier and the tree), so the node goes on
+  /// after a mismatch; false (a counter barrier) breaks the board at the first one.
+  CallBoard(int self, std::vector<Participant> participants, WaitConfig wait, std::vector<int> world_ranks,
+            bool resumes);
 
   /// Before a collective's first wait: posts `call`; on a broken board throws instead (the
   /// leader after running `step`, the call's leader step, with the failure).
@@ -56,15 +69,21 @@ class CallBoard {
   /// another collective.
   bool disagreement();
   /// After disagreement(): ends the call on this rank with the node's verdict (the leader
-  /// runs `step` first, with the failure). Marks the board broken.
+  /// runs `step` first, with the failure). Marks the board broken unless it `resumes`.
   [[noreturn]] void fail(LeaderStep step);
+  /// The number of the call posted last: the same on every rank for the same call.
+  uint64_t calls() const { return calls_; }
 
  private:
   int self_;
   std::vector<Participant> participants_;
   WaitConfig wait_;
   std::vector<int> world_ranks_;
+  bool resumes_;
   uint64_t calls_ = 0;
+  uint64_t failures_ = 0;  // calls that failed on this board: the same on every rank
+  CallDesc last_{};  // the words my entry holds (one store per post while the call repeats)
+  bool posted_any_ = false;
   Status found_;
   bool broken_ = false;
 };

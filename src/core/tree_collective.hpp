@@ -81,13 +81,16 @@
 namespace hympi::core {
 
 inline constexpr int kMaxChildren = 16;
+inline constexpr int kMaxRounds = 16;  // of a dissemination barrier: 2^16 ranks per node
 
 struct CollectiveBlock {
   Channel down;
   Channel up[kMaxChildren];
-  Channel arrivals;  // the leader's arrival counter of CounterBarrier
-  Channel posted;    // this rank's entry on the CallBoard (counter barrier configured)
-  Channel verdict;   // the leader's: the CallBoard's final Status
+  Channel arrivals;            // the leader's arrival counter of BoardBarrier
+  Channel rounds[kMaxRounds];  // BoardBarrier's dissemination flags, written by i - 2^r
+  Channel posted;              // this rank's entry on the CallBoard (a BoardBarrier configured)
+  Channel verdict;             // the leader's: the CallBoard's final Status
+  Channel failed;              // the leader's: ranks that have left a call the CallBoard failed
 };
 
 /// What participant i exposes to the others (pointers valid in the caller's address space).
@@ -103,7 +106,7 @@ using LeaderStep = FunctionRef<void(std::byte* buffer, std::size_t count, Status
 
 /// The sequence numbers of the sweeps over one node's blocks: each sweep takes the next,
 /// the same on every rank (docs/design.md, rule 2). Protocols that share the `down`
-/// channels (a CounterBarrier beside a TreeCollective) share one counter.
+/// channels (a BoardBarrier beside a TreeCollective) share one counter.
 class SweepCounter {
  public:
   uint64_t next() { return ++last_; }
@@ -120,7 +123,7 @@ class TreeCollective {
  public:
   /// `world_ranks[i]` names participant i in messages. The tree's root must be 0.
   /// Allreduce chunks of `sliced_min_bytes` or more are reduced in slices by everyone.
-  /// `board`: the node's CallBoard when a CounterBarrier shares the blocks, else null.
+  /// `board`: the node's CallBoard when a BoardBarrier shares the blocks, else null.
   TreeCollective(int self, std::vector<Participant> participants, Tree tree,
                  std::size_t buffer_bytes, WaitConfig wait, std::vector<int> world_ranks,
                  CallBoard<Orders>* board = nullptr, std::size_t sliced_min_bytes = kSlicedMinBytes);
@@ -140,7 +143,7 @@ class TreeCollective {
   void bcast(void* data, std::size_t count, Datatype type, int world_root, int node_root,
              LeaderStep step = {}, const Status& own = {});
 
-  /// The counter of this object's sweeps, for a CounterBarrier on the same blocks.
+  /// The counter of this object's sweeps, for a BoardBarrier on the same blocks.
   SweepCounter& sweeps() { return sweeps_; }
 
  private:

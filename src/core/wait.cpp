@@ -72,7 +72,7 @@ bool wait_loop(const WaitConfig& config, const WaitSite& site, Ready ready, Nap 
                FunctionRef<void()> progress = {}, FunctionRef<bool()> elsewhere = {}) {
   const Phases phases = phases_for(config);
   using Clock = std::chrono::steady_clock;
-  const auto start = Clock::now();
+  Clock::time_point start{};  // read at the first clock check: a short wait never reads the clock
   for (uint64_t round = 1;; ++round) {
     if (round <= phases.spins) {
       cpu_relax();
@@ -83,7 +83,9 @@ bool wait_loop(const WaitConfig& config, const WaitSite& site, Ready ready, Nap 
     }
     if (ready()) return true;
     if (elsewhere && elsewhere()) return false;
-    const double waited = std::chrono::duration<double>(Clock::now() - start).count();
+    const auto now = Clock::now();
+    if (start == Clock::time_point{}) start = now;  // waits are timed from here, at most 1024 spins late
+    const double waited = std::chrono::duration<double>(now - start).count();
     if (config.interrupt && waited >= kInterruptAfterS) config.interrupt->check();  // may throw: wait abandoned
     if (config.timeout_s > 0 && waited > config.timeout_s) fire_watchdog(site, missing().c_str(), waited);
     if (round <= phases.spins) continue;

@@ -52,13 +52,13 @@ static void check_options(void) {
   memset(&o, 0x5a, sizeof o);
   CHECK_OK(hympi_options_default(&o));
   CHECK(o.node_size == 0 && o.wait == HYMPI_WAIT_ADAPTIVE && o.timeout_s == 600.0 && o.tree == HYMPI_TREE_KARY &&
-        o.tree_arity == 4 && o.topology_aware == 1 && o.barrier == HYMPI_BARRIER_COMBINING &&
+        o.tree_arity == 4 && o.topology_aware == 1 && o.barrier == HYMPI_BARRIER_DISSEMINATION &&
         o.orders == HYMPI_ORDERS_TUNED && o.collective_buffer_bytes == 1024 * 1024 && o.verify == 1);
 
   char text[256];
   size_t length = 0;
   CHECK_OK(hympi_options_describe(&o, text, sizeof text, &length));
-  CHECK(strcmp(text, "node_size=physical wait=adaptive timeout=600s tree=kary:4 barrier=combining orders=tuned "
+  CHECK(strcmp(text, "node_size=physical wait=adaptive timeout=600s tree=kary:4 barrier=dissemination orders=tuned "
                      "coll_buffer=1048576 verify=on") == 0);
   CHECK(length == strlen(text));
   char small[10];

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -132,7 +133,7 @@ TEST(Collectives, ConsecutiveCallsWithChangingDataAndDelays) {
   const long iterations = env_long("HYMPI_TEST_ITERATIONS", 100000);
   const int me = world_rank(), n = world_size();
   for (auto algorithm : {hympi::BarrierAlgorithm::combining, hympi::BarrierAlgorithm::counter_tree,
-                         hympi::BarrierAlgorithm::counter_flat}) {
+                         hympi::BarrierAlgorithm::counter_flat, hympi::BarrierAlgorithm::dissemination}) {
     hympi::Options options = hympi::Options::from_env();
     options.barrier = algorithm;
     hympi::Context ctx(MPI_COMM_WORLD, options);
@@ -157,6 +158,45 @@ TEST(Collectives, ConsecutiveCallsWithChangingDataAndDelays) {
     }
     EXPECT_EQ(bad, 0) << "wrong results with barrier=" << hympi::name_of(algorithm);
   }
+}
+
+/// The barrier property itself, under every algorithm: each rank writes its phase k into
+/// a shared window before barrier k, and after it finds every rank of its shared-memory
+/// domain at phase k or later (relaxed accesses: the barrier must order them). Random
+/// delays vary the order of arrival.
+TEST(Collectives, NoRankLeavesABarrierBeforeEveryRankArrived) {
+  MPI_Comm domain;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &domain);
+  int size = 0, me = 0;
+  MPI_Comm_size(domain, &size);
+  MPI_Comm_rank(domain, &me);
+  long* mine = nullptr;
+  MPI_Win win;
+  MPI_Win_allocate_shared(sizeof(long), sizeof(long), MPI_INFO_NULL, domain, &mine, &win);
+  std::vector<long*> phase(std::size_t(size), nullptr);
+  for (int r = 0; r < size; ++r) {
+    MPI_Aint bytes;
+    int unit;
+    MPI_Win_shared_query(win, r, &bytes, &unit, &phase[std::size_t(r)]);
+  }
+  long next = 0;
+  for (auto algorithm : {hympi::BarrierAlgorithm::combining, hympi::BarrierAlgorithm::counter_tree,
+                         hympi::BarrierAlgorithm::counter_flat, hympi::BarrierAlgorithm::dissemination}) {
+    hympi::Options options = hympi::Options::from_env();
+    options.barrier = algorithm;
+    hympi::Context ctx(MPI_COMM_WORLD, options);
+    std::mt19937 gen(7u + unsigned(world_rank()));
+    long early = 0;
+    for (long k = 0; k < std::max(20L, env_long("HYMPI_TEST_ITERATIONS", 100000) / 50); ++k) {
+      if (gen() % 64 == 0) std::this_thread::sleep_for(std::chrono::microseconds(gen() % 100));
+      std::atomic_ref<long>(*mine).store(++next, std::memory_order_relaxed);
+      ctx.barrier();
+      for (long* p : phase) early += std::atomic_ref<long>(*p).load(std::memory_order_relaxed) < next;
+    }
+    EXPECT_EQ(early, 0) << "ranks left barrier=" << hympi::name_of(algorithm) << " before all arrived";
+  }
+  MPI_Win_free(&win);
+  MPI_Comm_free(&domain);
 }
 
 TEST(Collectives, SeqCstOrdersAgree) {

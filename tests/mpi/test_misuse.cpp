@@ -288,7 +288,8 @@ TEST(Misuse, MalformedEnvironmentOnOneRank) {
 TEST(Misuse, BarrierAgainstAllreduceUnderEveryBarrier) {
   if (world_size() < 2) GTEST_SKIP() << "needs two ranks";
   for (BarrierAlgorithm algorithm :
-       {BarrierAlgorithm::combining, BarrierAlgorithm::counter_tree, BarrierAlgorithm::counter_flat}) {
+       {BarrierAlgorithm::combining, BarrierAlgorithm::counter_tree, BarrierAlgorithm::counter_flat,
+        BarrierAlgorithm::dissemination}) {
     for (int node_size : {1, 2}) {
       Options o = Options::from_env();
       o.barrier = algorithm;
@@ -308,15 +309,18 @@ TEST(Misuse, BarrierAgainstAllreduceUnderEveryBarrier) {
   }
 }
 
-/// Inside one node (real, or emulated nodes of two ranks and more), a counter barrier on
-/// one rank of the first node (its leader, then rank 1) against an allreduce on the
+/// Inside one node (real, or emulated nodes of two ranks and more), a barrier checked by
+/// the CallBoard (counter or dissemination) on one rank of the first node (its leader, then rank 1) against an allreduce on the
 /// others: no channel joins the two protocols, so the node's CallBoard finds it. The same
-/// error on every rank, also on other nodes; that Context then refuses every call (on
-/// every rank), and a new one works.
-TEST(Misuse, CounterBarrierAgainstAllreduceInsideANode) {
+/// error on every rank, also on other nodes; after a counter barrier that Context then
+/// refuses every call (on every rank) and a new one works, after a dissemination barrier
+/// (the default) the same Context goes on.
+TEST(Misuse, BoardBarrierAgainstAllreduceInsideANode) {
   if (world_size() < 2) GTEST_SKIP() << "needs two ranks";
-  for (BarrierAlgorithm algorithm : {BarrierAlgorithm::counter_tree, BarrierAlgorithm::counter_flat})
+  for (BarrierAlgorithm algorithm :
+       {BarrierAlgorithm::counter_tree, BarrierAlgorithm::counter_flat, BarrierAlgorithm::dissemination})
     for (int misuser : {0, 1}) {
+      SCOPED_TRACE(std::string("barrier=") + name_of(algorithm) + ", rank " + std::to_string(misuser) + " in it");
       Options o = Options::from_env();
       o.barrier = algorithm;
       if (o.node_size == 1) continue;  // nodes of one rank: the internode case, tested above
@@ -328,8 +332,15 @@ TEST(Misuse, CounterBarrierAgainstAllreduceInsideANode) {
             else c.allreduce(1.0, Op::sum);
           },
           "hympi: ranks called a collective with different arguments: ");
-      expect_error_on_every_rank([&] { c.allreduce(1.0, Op::sum); },
-                                 "That Context cannot be used any more: create a new Context.");
+      if (algorithm == BarrierAlgorithm::dissemination) {
+        for (int k = 0; k < 20; ++k) {
+          c.barrier();
+          EXPECT_EQ(c.allreduce(1.0, Op::sum), double(world_size()));
+        }
+      } else {
+        expect_error_on_every_rank([&] { c.allreduce(1.0, Op::sum); },
+                                   "That Context cannot be used any more: create a new Context.");
+      }
     }
   Options o = Options::from_env();
   o.barrier = BarrierAlgorithm::counter_tree;

@@ -2,7 +2,7 @@
 
 #include <new>
 
-#include "core/counter_barrier.hpp"
+#include "core/board_barrier.hpp"
 #include "core/memory_order.hpp"
 #include "mpi/coll/core_config.hpp"
 #include "mpi/node/domains.hpp"
@@ -15,16 +15,18 @@ class Engine final : public NodeCollectives {
  public:
   Engine(int self, std::vector<core::Participant> participants, core::Tree tree,
          const Options& options, core::WaitConfig wait, std::vector<int> world_ranks)
-      : board_(self, participants, wait, world_ranks),
+      : board_(self, participants, wait, world_ranks, options.barrier == BarrierAlgorithm::dissemination),
         tree_(self, participants, tree, options.collective_buffer_bytes, wait, world_ranks,
               options.barrier == BarrierAlgorithm::combining ? nullptr : &board_),
-        counter_(self, participants, tree, options.barrier == BarrierAlgorithm::counter_tree,
-                 wait, world_ranks, tree_.sweeps(), board_),
+        board_barrier_(self, participants, tree,
+                       options.barrier == BarrierAlgorithm::dissemination ? core::Arrival::dissemination
+                                                                          : core::Arrival::counter,
+                       options.barrier == BarrierAlgorithm::counter_tree, wait, world_ranks, tree_.sweeps(), board_),
         algorithm_(options.barrier) {}
 
   void barrier(core::LeaderStep step) override {
     if (algorithm_ == BarrierAlgorithm::combining) tree_.barrier(step);
-    else counter_.barrier(step);
+    else board_barrier_.barrier(step);
   }
   void allreduce(const void* in, void* out, std::size_t count, Datatype type, Op op,
                  core::LeaderStep step, const core::Status& own) override {
@@ -41,9 +43,9 @@ class Engine final : public NodeCollectives {
   }
 
  private:
-  core::CallBoard<Orders> board_;  // used only beside a counter barrier
+  core::CallBoard<Orders> board_;  // used only beside a BoardBarrier
   core::TreeCollective<Orders> tree_;
-  core::CounterBarrier<Orders> counter_;
+  core::BoardBarrier<Orders> board_barrier_;
   BarrierAlgorithm algorithm_;
 };
 

@@ -43,7 +43,8 @@ constexpr core::Named<WaitPolicy> kWaitPolicies[] = {{WaitPolicy::adaptive, "ada
                                                      {WaitPolicy::sleep, "sleep"}};
 constexpr core::Named<BarrierAlgorithm> kBarriers[] = {{BarrierAlgorithm::combining, "combining"},
                                                        {BarrierAlgorithm::counter_tree, "counter_tree"},
-                                                       {BarrierAlgorithm::counter_flat, "counter_flat"}};
+                                                       {BarrierAlgorithm::counter_flat, "counter_flat"},
+                                                       {BarrierAlgorithm::dissemination, "dissemination"}};
 constexpr core::Named<MemoryOrders> kOrders[] = {{MemoryOrders::tuned, "tuned"}, {MemoryOrders::seq_cst, "seq_cst"}};
 constexpr core::Named<bool> kFlags[] = {{true, "1"},  {true, "on"},   {true, "true"},
                                         {false, "0"}, {false, "off"}, {false, "false"}};

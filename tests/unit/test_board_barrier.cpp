@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "core/counter_barrier.hpp"
+#include "core/board_barrier.hpp"
 #include "core/memory_order.hpp"
 #include "thread_team.hpp"
 
@@ -13,30 +13,38 @@ using namespace hympi::core;
 
 namespace {
 
-/// One rank's counter barrier and tree collective over the same blocks (binary tree),
-/// with the CallBoard they share.
+/// The three barriers of BoardBarrier: counter arrival with a flat or a tree release, and
+/// dissemination.
+struct Kind {
+  Arrival arrival;
+  bool tree_release;
+};
+constexpr Kind kKinds[] = {{Arrival::counter, false}, {Arrival::counter, true}, {Arrival::dissemination, false}};
+
+/// One rank's BoardBarrier and tree collective over the same blocks (binary tree), with
+/// the CallBoard they share.
 struct Engines {
-  Engines(const test::ThreadTeam& team, int rank, bool tree_release)
+  Engines(const test::ThreadTeam& team, int rank, Kind kind)
       : tree(Tree::build(TreeSpec{TreeShape::kary, 2}, team.size())),
-        board(rank, team.participants(), wait, team.ranks()),
+        board(rank, team.participants(), wait, team.ranks(), kind.arrival == Arrival::dissemination),
         coll(rank, team.participants(), tree, 4096, wait, team.ranks(), &board),
-        counter(rank, team.participants(), tree, tree_release, wait, team.ranks(), coll.sweeps(), board) {}
+        counter(rank, team.participants(), tree, kind.arrival, kind.tree_release, wait, team.ranks(), coll.sweeps(), board) {}
   WaitConfig wait{WaitPolicy::adaptive, true, 60.0};
   Tree tree;
   CallBoard<TunedOrders> board;
   TreeCollective<TunedOrders> coll;
-  CounterBarrier<TunedOrders> counter;
+  BoardBarrier<TunedOrders> counter;
 };
 
 }  // namespace
 
-TEST(CounterBarrier, FlatAndTreeReleaseMixWithTreeCollectives) {
-  for (bool tree_release : {false, true})
+TEST(BoardBarrier, EveryKindMixesWithTreeCollectives) {
+  for (Kind kind : kKinds)
     for (int n : {1, 2, 3, 7, 8}) {
       test::ThreadTeam team(n, 4096);
       std::vector<std::atomic<int>> phase(n);
       team.run([&](int rank) {
-        Engines e(team, rank, tree_release);
+        Engines e(team, rank, kind);
         unsigned noise = 31u * rank + 3;
         for (int k = 1; k <= test::scaled(3000); ++k) {
           test::jitter(noise);
@@ -56,14 +64,14 @@ TEST(CounterBarrier, FlatAndTreeReleaseMixWithTreeCollectives) {
 }
 
 // The leader's step fails (another node called something else): every rank of the node
-// gets the failure, in both release shapes, and the next barrier of either kind works.
-TEST(CounterBarrier, LeaderFailureReachesEveryRank) {
-  for (bool tree_release : {false, true}) {
+// gets the failure, with every kind of barrier, and the next barrier of either protocol works.
+TEST(BoardBarrier, LeaderFailureReachesEveryRank) {
+  for (Kind kind : kKinds) {
     const int n = 6;
     test::ThreadTeam team(n, 4096);
     std::vector<std::string> messages(n);
     team.run([&](int rank) {
-      Engines e(team, rank, tree_release);
+      Engines e(team, rank, kind);
       const CallDesc other{CallKind::allreduce, Datatype::float64, Op::sum, -1, 1};
       auto mismatch = [&](std::byte*, std::size_t, Status& s) {
         s = Status::mismatch(0, CallDesc{CallKind::barrier, Datatype::float64, Op::sum, -1, 0}, 7, other);
@@ -84,19 +92,21 @@ TEST(CounterBarrier, LeaderFailureReachesEveryRank) {
   }
 }
 
-// A counter barrier on some ranks of a node against a tree allreduce on the others: no
+// A BoardBarrier on some ranks of a node against a tree allreduce on the others: no
 // channel connects the two, so the CallBoard finds it. Every rank gets the same error
 // (the leader's call against the first rank whose call differs), the leader's step runs
-// with it, and every later call throws that the node's protocols stopped half way.
-TEST(CounterBarrier, AgainstATreeCollectiveEveryRankGetsTheSameError) {
-  for (bool tree_release : {false, true})
+// with it; after a counter barrier every later call throws that the node's protocols
+// stopped half way, after a dissemination barrier the next calls work.
+TEST(BoardBarrier, AgainstATreeCollectiveEveryRankGetsTheSameError) {
+  for (Kind kind : kKinds)
     for (int n : {2, 3, 6})
       for (int split : {0, 1, n - 1}) {
         test::ThreadTeam team(n, 4096);
         std::vector<std::string> messages(n), later(n);
+        std::vector<std::atomic<int>> phase(n);
         std::atomic<int> steps{0};
         team.run([&](int rank) {
-          Engines e(team, rank, tree_release);
+          Engines e(team, rank, kind);
           e.counter.barrier();  // a good call first: the board numbers calls alike
           // split 0: only the leader in the barrier; otherwise ranks >= split are.
           const bool in_barrier = split == 0 ? rank == 0 : rank >= split;
@@ -116,6 +126,15 @@ TEST(CounterBarrier, AgainstATreeCollectiveEveryRankGetsTheSameError) {
             messages[rank] = error.what();
           }
           try {
+            if (kind.arrival == Arrival::dissemination)  // both protocols go on, correct, a barrier first
+              for (int k = 1; k <= 50; ++k) {
+                phase[rank].store(k, std::memory_order_relaxed);
+                e.counter.barrier();
+                for (int q = 0; q < n; ++q) ASSERT_GE(phase[q].load(std::memory_order_relaxed), k);
+                double one = 1, total = 0;
+                e.coll.allreduce(&one, &total, 1, Datatype::float64, Op::sum);
+                ASSERT_EQ(total, n);
+              }
             e.coll.barrier();
           } catch (const Error& error) {
             later[rank] = error.what();
@@ -126,8 +145,11 @@ TEST(CounterBarrier, AgainstATreeCollectiveEveryRankGetsTheSameError) {
         for (int r = 0; r < n; ++r) {
           EXPECT_EQ(messages[r], messages[0]);
           EXPECT_NE(messages[r].find(first), std::string::npos) << messages[r];
-          EXPECT_NE(later[r].find("That Context cannot be used any more: create a new Context."), std::string::npos)
-              << later[r];
+          if (kind.arrival == Arrival::dissemination)  // the node goes on
+            EXPECT_EQ(later[r], "");
+          else
+            EXPECT_NE(later[r].find("That Context cannot be used any more: create a new Context."), std::string::npos)
+                << later[r];
         }
       }
 }
