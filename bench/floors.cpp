@@ -2,10 +2,15 @@
 
 #include <mpi.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <array>
 #include <memory>
+#include <optional>
 
 #include "halo/copy_plan.hpp"
+#include "halo/single_copy.hpp"
 #include "hympi/shared_window.hpp"
 #include "neighbor_swap.hpp"
 
@@ -66,6 +71,52 @@ Contender one_copy(Context& ctx, AppData& data, const std::vector<int>& node_ran
         ctx.barrier();
         for (std::size_t n = 0; n < node_rank.size(); ++n)
           s->gathers[n].run(bytes(s->vectors.of(node_rank[n], k)), bytes(v));
+      });
+}
+
+/// Collective on the node: every rank reads its ghosts straight out of its neighbours'
+/// private vectors with process_vm_readv (two vectors by parity, one barrier): the floor of
+/// shm's single copy. None where the kernel refuses it to any rank, or where ids are too
+/// scattered for runs (the copy plans go point by point).
+std::optional<Contender> cma_copy(Context& ctx, AppData& data, const std::vector<int>& node_rank) {
+  const Pattern& p = data.pattern();
+  struct State {
+    std::array<std::vector<double>, 2> vectors;
+    std::vector<CopyPlan> gathers;                   // per neighbour: its sent points -> my ghosts
+    std::vector<pid_t> pid;                          // per neighbour
+    std::array<std::vector<const std::byte*>, 2> theirs;  // per parity and neighbour: its vector
+  };
+  auto s = std::make_shared<State>();
+  for (auto& v : s->vectors) v.resize(elements_of(p));
+  halo::allow_single_copy_readers();
+  const Topology& topo = ctx.topology();
+  static const unsigned long long probe_word = 0x68796d7069436d61;  // the same in every process
+  constexpr std::size_t kWords = 4;  // pid, the two vectors, the probe word
+  const unsigned long long mine[kWords] = {static_cast<unsigned long long>(getpid()),
+                                           reinterpret_cast<uintptr_t>(s->vectors[0].data()),
+                                           reinterpret_cast<uintptr_t>(s->vectors[1].data()),
+                                           reinterpret_cast<uintptr_t>(&probe_word)};
+  std::vector<unsigned long long> all(kWords * std::size_t(topo.node_size()));
+  MPI_Allgather(mine, kWords, MPI_UNSIGNED_LONG_LONG, all.data(), kWords, MPI_UNSIGNED_LONG_LONG, topo.node());
+  int readable = 1;
+  for (std::size_t n = 0; n < node_rank.size(); ++n) {
+    const unsigned long long* theirs = &all[kWords * std::size_t(node_rank[n])];
+    s->pid.push_back(pid_t(theirs[0]));
+    for (std::size_t parity = 0; parity < 2; ++parity)
+      s->theirs[parity].push_back(reinterpret_cast<const std::byte*>(uintptr_t(theirs[1 + parity])));
+    s->gathers.emplace_back(data.their_send()[n], p.neighbors()[n].recv, p.neighbors()[n].recv.size(), point_bytes(p));
+    readable &= !s->gathers.back().segments().empty() || s->gathers.back().bytes() == 0;  // runs, not points
+    readable &= halo::single_copy_probe(s->pid.back(), reinterpret_cast<const void*>(uintptr_t(theirs[3])),
+                                        &probe_word, sizeof probe_word);
+  }
+  MPI_Allreduce(MPI_IN_PLACE, &readable, 1, MPI_INT, MPI_LAND, topo.world());
+  if (!readable) return std::nullopt;
+  return data.contender(
+      "cma_copy", [s](std::uint32_t k) { return s->vectors[k & 1u].data(); },
+      [s, &ctx](double* v, std::uint32_t k) {
+        ctx.barrier();
+        for (std::size_t n = 0; n < s->gathers.size(); ++n)
+          halo::single_copy_read(s->pid[n], s->gathers[n], s->theirs[k & 1u][n], bytes(v));
       });
 }
 
@@ -169,7 +220,10 @@ std::vector<Contender> floor_contenders(Context& ctx, AppData& data) {
   }
   const std::vector<int> node_rank = node_ranks(data.pattern());
   if (all_on_node(data.pattern(), node_rank)) {
-    if (!data.off_cache()) floors.push_back(one_copy(ctx, data, node_rank));  // its vectors: two shared slots
+    if (!data.off_cache()) {  // their vectors: two slots of their own, which cannot rotate
+      floors.push_back(one_copy(ctx, data, node_rank));
+      if (auto cma = cma_copy(ctx, data, node_rank)) floors.push_back(std::move(*cma));
+    }
     floors.push_back(two_copies(ctx, data, node_rank));
   }
   floors.push_back(bare_mpi(data));

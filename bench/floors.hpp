@@ -5,6 +5,9 @@
 //   one_copy    each rank copies its ghosts straight out of its neighbours' vectors in a
 //               shared window (two vectors by parity, so one hympi barrier per update is
 //               enough): the floor of shm_direct
+//   cma_copy    the same out of the neighbours' private vectors with process_vm_readv
+//               (Linux cross-memory attach; where the kernel allows it): the floor of
+//               shm's single copy (src/halo/single_copy.hpp)
 //   two_copies  each rank packs what it sends into its shared slot (two by parity), one
 //               barrier, unpacks its ghosts from its neighbours' slots: the floor of any
 //               packing strategy (shm, aggregated, the RMA ones)
@@ -21,9 +24,9 @@
 
 namespace hympi::bench {
 
-/// Collective. write_read only with fresh data; one_copy and two_copies only when every
-/// rank's neighbours are all on its node, one_copy not off-cache (its vectors are its own
-/// two shared slots, which cannot rotate). The contenders own their windows and types.
+/// Collective. write_read only with fresh data; one_copy, cma_copy and two_copies only when
+/// every rank's neighbours are all on its node, one_copy and cma_copy not off-cache (their
+/// vectors are two slots of their own, which cannot rotate). The contenders own their windows and types.
 std::vector<Contender> floor_contenders(Context& ctx, AppData& data);
 
 }  // namespace hympi::bench

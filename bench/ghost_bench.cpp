@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <deque>
 #include <memory>
+#include <optional>
 
 #include "floors.hpp"
 #include "petsc_peer.hpp"
@@ -68,6 +69,8 @@ nlohmann::json compare_ghost_updates(Context& ctx, const Method& method, const P
   const bool root = ctx.topology().world_rank() == 0;
   AppData app(pattern, data);
   const std::size_t elements = std::size_t(pattern.local_points()) * std::size_t(pattern.chunk());
+  std::unique_ptr<Context> two_copy_context;  // outlives its Halo, in `halos`
+  std::optional<Pattern> two_copy_pattern;
   std::vector<std::unique_ptr<Halo>> halos;
   std::deque<std::vector<double>> vectors;
   std::vector<Contender> contenders;
@@ -78,6 +81,22 @@ nlohmann::json compare_ghost_updates(Context& ctx, const Method& method, const P
     contenders.push_back(app.contender(name_of(s), v, [&h](double* x, std::uint32_t) { h.update(x); }));
   };
   for (Strategy s : lineup.hympi) add_halo(s);
+  // Where shm reads some messages with one copy (HYMPI_SINGLE_COPY), shm with its two
+  // copies too (a Context without the single copy), first of the peers: every hympi
+  // contender gets its ratio to it.
+  int single_copy = 0;
+  for (const auto& h : halos) single_copy += h->strategy() == Strategy::shm ? h->stats().single_copy_messages : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &single_copy, 1, MPI_INT, MPI_SUM, ctx.topology().world());
+  if (single_copy > 0) {
+    Options two_copies = ctx.options();
+    two_copies.single_copy_bytes = 0;
+    two_copy_context = std::make_unique<Context>(ctx.topology().world(), two_copies);
+    two_copy_pattern = Pattern::from_lists(*two_copy_context, pattern.local_points(), pattern.neighbors(),
+                                           pattern.chunk(), pattern.type());
+    Halo& h = *halos.emplace_back(std::make_unique<Halo>(*two_copy_pattern, Strategy::shm));
+    contenders.push_back(app.contender("shm-two_copies", vectors.emplace_back(elements).data(),
+                                       [&h](double* x, std::uint32_t) { h.update(x); }));
+  }
   for (Strategy s : lineup.peers) add_halo(s);
   if (auto petsc = petsc_exchange(app))
     contenders.push_back(app.contender("petsc_sf", vectors.emplace_back(elements).data(), *petsc));

@@ -109,6 +109,7 @@ typedef struct hympi_options {
   int orders;           /* hympi_orders, HYMPI_ORDERS */
   size_t collective_buffer_bytes; /* HYMPI_COLL_BUFFER */
   int verify;           /* HYMPI_VERIFY, 0 or 1 */
+  size_t single_copy_bytes; /* HYMPI_SINGLE_COPY: smallest message read with one copy; 0: never */
 } hympi_options;
 /* The built-in defaults. */
 int hympi_options_default(hympi_options* options);
@@ -208,6 +209,7 @@ typedef struct hympi_halo_stats {
   size_t internode_bytes;
   int intranode_messages;
   size_t intranode_bytes;
+  int single_copy_messages; /* of the intranode ones: read straight from this rank's array */
 } hympi_halo_stats;
 
 /* Collective; same strategy, fields, mode and pattern on every rank. _named: the strategy

@@ -162,6 +162,8 @@ struct HaloStats {
   std::size_t internode_bytes = 0;
   int intranode_messages = 0;       // to neighbours on this node (shared memory, or MPI for flat_mpi / neighbor)
   std::size_t intranode_bytes = 0;
+  int single_copy_messages = 0;     // of the intranode ones: read by the receiver straight from this
+                                    // rank's array (shm, HYMPI_SINGLE_COPY; src/halo/single_copy.hpp)
 };
 
 /// Where a Halo's data comes from: the vectors passed to begin/end (it packs and unpacks),

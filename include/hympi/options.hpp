@@ -50,6 +50,14 @@ struct Options {
   /// arguments (HYMPI_VERIFY=0 saves one small MPI_Allreduce among node leaders per call;
   /// the check inside a node is always on and free).
   bool verify = true;
+  /// The ghost update's single copy (HYMPI_SINGLE_COPY, bytes): the shm strategy's
+  /// receivers read messages of at least this many bytes, made of long runs, straight out
+  /// of a neighbour's private array with Linux cross-memory attach (process_vm_readv)
+  /// instead of two copies through shared memory, where the kernel allows it
+  /// (src/halo/single_copy.hpp says when). 0 (the default): never, since on the machines
+  /// measured so far the system call costs more than the copy it saves (BENCHMARKS.md,
+  /// "Single copy"); `hympi-bench halo` shows where it wins (its cma_copy floor).
+  std::size_t single_copy_bytes = 0;
 
   /// Defaults overridden by the HYMPI_* environment variables; a malformed value throws
   /// hympi::Error naming the variable and what it accepts.

@@ -212,10 +212,13 @@ void bind_halo(nb::module_& m) {
       .def_ro("internode_bytes", &hympi_halo_stats::internode_bytes)
       .def_ro("intranode_messages", &hympi_halo_stats::intranode_messages)
       .def_ro("intranode_bytes", &hympi_halo_stats::intranode_bytes)
+      .def_ro("single_copy_messages", &hympi_halo_stats::single_copy_messages,
+              "Of the intranode messages, those the receiver reads straight from this rank's array.")
       .def("__repr__", [](const hympi_halo_stats& s) {
         return "HaloStats(internode " + std::to_string(s.internode_messages) + " messages / " +
                std::to_string(s.internode_bytes) + " B, intranode " + std::to_string(s.intranode_messages) +
-               " messages / " + std::to_string(s.intranode_bytes) + " B)";
+               " messages / " + std::to_string(s.intranode_bytes) + " B, " + std::to_string(s.single_copy_messages) +
+               " single-copy)";
       });
 
   nb::class_<Halo>(m, "Halo",

@@ -85,13 +85,16 @@ void bind_options(nb::module_& m) {
               "HYMPI_NODE_SIZE: emulated nodes of this many consecutive ranks; 0: real nodes.")
       .def_rw("timeout_s", &hympi_options::timeout_s, "HYMPI_TIMEOUT: watchdog seconds; 0 disables it.")
       .def_rw("tree_arity", &hympi_options::tree_arity, "K of HYMPI_TREE=kary:K.")
+      .def_rw("single_copy_bytes", &hympi_options::single_copy_bytes,
+              "HYMPI_SINGLE_COPY: smallest ghost-update message read with one copy; 0: never.")
       .def_rw("collective_buffer_bytes", &hympi_options::collective_buffer_bytes,
               "HYMPI_COLL_BUFFER: per-rank shared buffer of the collectives.")
       .def("__repr__", [](const hympi_options& o) { return "Options(" + describe(o) + ")"; })
       .def("__eq__", [](const hympi_options& a, const hympi_options& b) {
         return a.node_size == b.node_size && a.wait == b.wait && a.timeout_s == b.timeout_s && a.tree == b.tree &&
                a.tree_arity == b.tree_arity && a.topology_aware == b.topology_aware && a.barrier == b.barrier &&
-               a.orders == b.orders && a.collective_buffer_bytes == b.collective_buffer_bytes && a.verify == b.verify;
+               a.orders == b.orders && a.collective_buffer_bytes == b.collective_buffer_bytes && a.verify == b.verify &&
+               a.single_copy_bytes == b.single_copy_bytes;
       });
   property(cls, "wait", enum_field<hympi_wait>(&hympi_options::wait), "HYMPI_WAIT.");
   property(cls, "tree", enum_field<hympi_tree>(&hympi_options::tree), "HYMPI_TREE.");

@@ -48,9 +48,11 @@ def test_topology(ctx, comm):
 
 def test_options(comm):
     defaults = hympi.Options()
-    assert defaults.node_size == 0 and defaults.verify and defaults.wait == hympi.WaitPolicy.adaptive
-    options = hympi.Options(node_size=1, timeout_s=30.0, wait=hympi.WaitPolicy.yield_, verify=False)
-    assert (options.node_size, options.timeout_s, options.verify) == (1, 30.0, False)
+    assert defaults.node_size == 0 and defaults.verify and defaults.single_copy_bytes == 0
+    assert defaults.wait == hympi.WaitPolicy.adaptive
+    options = hympi.Options(node_size=1, timeout_s=30.0, wait=hympi.WaitPolicy.yield_, verify=False,
+                            single_copy_bytes=65536)
+    assert (options.node_size, options.timeout_s, options.verify, options.single_copy_bytes) == (1, 30.0, False, 65536)
     assert options != defaults and "yield" in repr(options)
     raises_here(lambda: hympi.Options(colour=1), "no field 'colour'", TypeError)
     assert hympi.Options.from_env().node_size == int(os.environ.get("HYMPI_NODE_SIZE", "0"))

@@ -108,7 +108,8 @@ int hympi_halo_fields(hympi_halo halo, int* fields) {
 int hympi_halo_stats_get(hympi_halo halo, hympi_halo_stats* stats) {
   return guard(__func__, [&] {
     const hympi::HaloStats& s = halo_of(halo).halo.stats();
-    require(stats, "stats") = {s.internode_messages, s.internode_bytes, s.intranode_messages, s.intranode_bytes};
+    require(stats, "stats") = {s.internode_messages, s.internode_bytes, s.intranode_messages, s.intranode_bytes,
+                                  s.single_copy_messages};
   });
 }
 

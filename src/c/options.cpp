@@ -31,6 +31,7 @@ Options to_options(const hympi_options& o) {
                         "; valid: bytes >= 64, as HYMPI_COLL_BUFFER");
   options.collective_buffer_bytes = o.collective_buffer_bytes;
   options.verify = checked_range(o.verify, 0, 1, "options->verify", "0 or 1") != 0;
+  options.single_copy_bytes = o.single_copy_bytes;
   return options;
 }
 
@@ -46,6 +47,7 @@ hympi_options from_options(const Options& o) {
   options.orders = int(o.orders);
   options.collective_buffer_bytes = o.collective_buffer_bytes;
   options.verify = o.verify;
+  options.single_copy_bytes = o.single_copy_bytes;
   return options;
 }
 

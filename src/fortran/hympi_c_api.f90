@@ -90,6 +90,7 @@ module hympi_c_api
     integer(c_int) :: orders = 0
     integer(c_size_t) :: collective_buffer_bytes = 0
     integer(c_int) :: verify = 0
+    integer(c_size_t) :: single_copy_bytes = 0
   end type hympi_options
 
   ! hympi_topology_info: ranks and node numbers 0-based, as in MPI.
@@ -108,6 +109,7 @@ module hympi_c_api
     integer(c_size_t) :: internode_bytes = 0
     integer(c_int) :: intranode_messages = 0
     integer(c_size_t) :: intranode_bytes = 0
+    integer(c_int) :: single_copy_messages = 0
   end type hympi_halo_stats
 
   ! hympi_neighbor_lists (0-based ids)

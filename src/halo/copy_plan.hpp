@@ -29,6 +29,8 @@ class CopyPlan {
   /// memcpy calls per run (1 for a contiguous message), or the point count when copied
   /// point by point.
   std::size_t copies() const { return by_point_ ? from_.size() : segments_.size(); }
+  /// The runs (byte offsets on both sides); empty when copied point by point.
+  std::span<const Segment> segments() const { return segments_; }
 
  private:
   std::vector<Segment> segments_;     // runs mode

@@ -46,6 +46,7 @@ void add_stats(HaloStats& total, const HaloStats& part) {
   total.internode_bytes += part.internode_bytes;
   total.intranode_messages += part.intranode_messages;
   total.intranode_bytes += part.intranode_bytes;
+  total.single_copy_messages += part.single_copy_messages;
 }
 
 }  // namespace hympi::halo

@@ -42,6 +42,7 @@ struct ExchangeSetup {
   Refusals& refusals;                          // the Halo's (halo/refusal.hpp)
   MemoryOrders orders;
   int fields;
+  std::size_t single_copy_bytes;  // HYMPI_SINGLE_COPY, 0 in buffers mode (halo/single_copy.hpp)
 };
 
 /// One neighbour's packed messages in a part's own buffers (zero-copy).

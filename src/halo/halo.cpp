@@ -39,7 +39,7 @@ struct Halo::Impl {
         fields(f),
         mode(m),
         order(m),
-        parts(p.data(), f),
+        parts(p.data(), f, m),
         guard(std::move(release)) {
     if (requested == Strategy::automatic) strategy = halo::choose_automatic(parts, trials);
     parts.build(strategy);

@@ -5,7 +5,8 @@
 
 namespace hympi::halo {
 
-HaloParts::HaloParts(const Pattern::Data& pattern, int fields) : pattern_(pattern), fields_(fields) {
+HaloParts::HaloParts(const Pattern::Data& pattern, int fields, HaloMode mode)
+    : pattern_(pattern), fields_(fields), mode_(mode) {
   mpi::check(MPI_Comm_dup(pattern.context->topology().world(), &comm_), "MPI_Comm_dup (Halo)");
   told_ = node_internode_neighbors(pattern, pattern.context->topology());
 }
@@ -46,7 +47,10 @@ void HaloParts::build(Strategy strategy) {
       vectors_.push_back(arena_->allocate(std::size_t(pattern_.send_points) * pattern_.point_bytes, 4096));
   core::WaitConfig wait = detail::ContextAccess::wait(context);
   wait.interrupt = refusals_.get();  // every wait of the parts ends when a refusal reaches it
-  const ExchangeSetup setup{pattern_, topo, comm_, *arena_, vectors_, wait, *refusals_, context.options().orders, fields_};
+  // Zero-copy Halos' data lives in the slots: no single copy.
+  const std::size_t single_copy = mode_ == HaloMode::vectors ? context.options().single_copy_bytes : 0;
+  const ExchangeSetup setup{pattern_, topo,   comm_, *arena_, vectors_, wait, *refusals_, context.options().orders,
+                            fields_,  single_copy};
   parts_ = info(strategy).make(setup);
   stats_ = {};
   for (const auto& part : parts_) add_stats(stats_, part->stats());

@@ -20,7 +20,7 @@ namespace hympi::halo {
 class HaloParts {
  public:
   /// Collective (it duplicates the pattern's communicator).
-  HaloParts(const Pattern::Data& pattern, int fields);
+  HaloParts(const Pattern::Data& pattern, int fields, HaloMode mode);
   /// Collective.
   ~HaloParts();
   HaloParts(const HaloParts&) = delete;
@@ -57,6 +57,7 @@ class HaloParts {
 
   const Pattern::Data& pattern_;
   int fields_;
+  HaloMode mode_;
   MPI_Comm comm_ = MPI_COMM_NULL;
   std::unique_ptr<mpi::SharedArena> arena_;
   std::vector<int> told_;                   // node_internode_neighbors: a refusal's addressees

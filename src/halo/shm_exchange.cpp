@@ -1,9 +1,16 @@
 #include "halo/shm_exchange.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstring>
+#include <optional>
+#include <string>
 
 #include "core/halo_link.hpp"
 #include "halo/for_orders.hpp"
+#include "halo/refusal.hpp"
+#include "halo/single_copy.hpp"
 #include "mpi/support/mpi_check.hpp"
 #include "mpi/support/peer_offsets.hpp"
 
@@ -75,6 +82,43 @@ struct NodeLinks {
   }
 };
 
+/// For each in-link i with `wanted(i)`, the plan that copies straight from its sender's
+/// send array into my ghosts: each sender tells the receivers it `tells(j)` (out-link j)
+/// its send list. Point-to-point on the node; both ends of a link must agree on it.
+template <class WantedIn, class TellsOut>
+std::vector<std::optional<CopyPlan>> sender_to_ghost_plans(const NodeLinks& links, const ExchangeSetup& setup,
+                                                           WantedIn wanted, TellsOut tells) {
+  const Pattern::Data& pattern = setup.pattern;
+  MPI_Comm node = setup.topology.node();
+  std::vector<MPI_Request> requests;
+  std::vector<std::vector<int>> their_send(links.in.size());
+  for (std::size_t i = 0; i < links.in.size(); ++i) {
+    if (!wanted(i)) continue;
+    const PeerPlan& p = *links.in[i].peer;
+    their_send[i].resize(pattern.neighbors[p.index].recv.size());
+    requests.emplace_back();
+    mpi::check(MPI_Irecv(their_send[i].data(), int(their_send[i].size()), MPI_INT, p.node_rank, 0, node,
+                         &requests.back()),
+               "MPI_Irecv (send lists)");
+  }
+  for (std::size_t j = 0; j < links.out.size(); ++j) {
+    if (!tells(j)) continue;
+    const std::vector<int>& send = pattern.neighbors[links.out[j].peer->index].send;
+    requests.emplace_back();
+    mpi::check(MPI_Isend(send.data(), int(send.size()), MPI_INT, links.out[j].peer->node_rank, 0, node,
+                         &requests.back()),
+               "MPI_Isend (send lists)");
+  }
+  mpi::check(MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall (send lists)");
+  std::vector<std::optional<CopyPlan>> plans(links.in.size());
+  for (std::size_t i = 0; i < links.in.size(); ++i)
+    if (wanted(i)) {
+      const std::vector<int>& recv = pattern.neighbors[links.in[i].peer->index].recv;
+      plans[i].emplace(their_send[i], recv, recv.size(), pattern.point_bytes);
+    }
+  return plans;
+}
+
 /// Base of both shared-memory strategies: the links, the call number, and the receive
 /// loop that takes senders in the order their data arrives.
 template <class Orders>
@@ -135,6 +179,56 @@ class LinkExchange : public Exchange {
   std::vector<InLink*> pending_;
 };
 
+/// The single-copy links of a ShmExchange (halo/single_copy.hpp): which in-links read
+/// their sender's array with process_vm_readv (the plan and the sender's process), which
+/// out-links only publish their arrays' addresses. Collective on the node.
+struct SingleCopyLinks {
+  std::vector<std::optional<CopyPlan>> in;  // per in-link: sender's array -> my ghosts
+  std::vector<pid_t> in_pid;                // per in-link: the sender's process
+  std::vector<char> out;                    // per out-link: the receiver reads my array itself
+
+  SingleCopyLinks(const NodeLinks& links, const ExchangeSetup& setup)
+      : in(links.in.size()), in_pid(links.in.size(), 0), out(links.out.size(), 0) {
+    if (setup.single_copy_bytes == 0 || setup.fields > int(core::kChannelWords)) return;  // the same on every rank
+    // Candidates by message size: both ends see the same size.
+    auto big = [&](std::size_t bytes) { return bytes >= setup.single_copy_bytes; };
+    allow_single_copy_readers();
+    // Every rank's process and a word of its memory to probe, after it allowed readers.
+    const int node_size = setup.topology.node_size();
+    const unsigned long long mine[2] = {static_cast<unsigned long long>(getpid()),
+                                        reinterpret_cast<uintptr_t>(&probe_word)};
+    std::vector<unsigned long long> all(2 * std::size_t(node_size));
+    mpi::check(MPI_Allgather(mine, 2, MPI_UNSIGNED_LONG_LONG, all.data(), 2, MPI_UNSIGNED_LONG_LONG,
+                             setup.topology.node()),
+               "MPI_Allgather (single-copy processes)");
+    in = sender_to_ghost_plans(
+        links, setup, [&](std::size_t i) { return big(links.in[i].peer->recv_bytes(setup.fields)); },
+        [&](std::size_t j) { return big(links.out[j].peer->send_bytes(setup.fields)); });
+    // Each receiver decides its in-links and tells their senders.
+    std::vector<int> verdict_to(std::size_t(node_size), 0), verdict_from(std::size_t(node_size), 0);
+    for (std::size_t i = 0; i < links.in.size(); ++i) {
+      if (!in[i]) continue;
+      const int q = links.in[i].peer->node_rank;
+      const auto pid = pid_t(all[2 * std::size_t(q)]);
+      const void* their_word = reinterpret_cast<const void*>(uintptr_t(all[2 * std::size_t(q) + 1]));
+      const CopyPlan& plan = *in[i];
+      const bool runs = !plan.segments().empty() && plan.bytes() >= plan.segments().size() * kSingleCopyRun;
+      if (runs && single_copy_probe(pid, their_word, &probe_word, sizeof probe_word)) {
+        in_pid[i] = pid;
+        verdict_to[std::size_t(q)] = 1;
+      } else {
+        in[i].reset();
+      }
+    }
+    mpi::check(MPI_Alltoall(verdict_to.data(), 1, MPI_INT, verdict_from.data(), 1, MPI_INT, setup.topology.node()),
+               "MPI_Alltoall (single-copy links)");
+    for (std::size_t j = 0; j < links.out.size(); ++j) out[j] = char(verdict_from[std::size_t(links.out[j].peer->node_rank)]);
+  }
+
+  /// The same value in every process: what a probe reads from a peer.
+  static inline const uint64_t probe_word = 0x68796d7069436d61;  // "hympiCma"
+};
+
 template <class Orders>
 class ShmExchange final : public LinkExchange<Orders> {
   using Base = LinkExchange<Orders>;
@@ -144,25 +238,52 @@ class ShmExchange final : public LinkExchange<Orders> {
   // of one slot at 1-16 KiB); from 512 KiB one slot keeps the link's data in cache
   // (0.9x at 1 MiB). Both ends derive the same depth from the same message size.
   static int depth(std::size_t bytes) { return bytes >= (512u << 10) ? 1 : 2; }
-  ShmExchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup) : Base(std::move(peers), setup, depth, true) {}
+  ShmExchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup)
+      : Base(std::move(peers), setup, depth, true), single_(this->links_, setup), refusals_(setup.refusals),
+        world_rank_(setup.topology.world_rank()) {
+    // A single-copy link's "slot" is the sender's array itself: one deep (core/halo_link.hpp).
+    for (std::size_t j = 0; j < this->links_.out.size(); ++j)
+      if (single_.out[j]) this->links_.out[j].ends.depth = 1;
+  }
+
+  HaloStats stats() const override {
+    HaloStats s = Base::stats();
+    s.single_copy_messages = int(std::count(single_.out.begin(), single_.out.end(), 1));
+    return s;
+  }
 
   void begin(Arrays arrays) override {
     const uint64_t k = ++this->k_;
-    for (OutLink& link : this->links_.out) {
-      core::link_wait_slot_free<Orders>(link.ends, k, this->wait_,
-                                        this->site("ghost update: acknowledgement from a receiver", *link.peer));
-      link.peer->pack_fields(arrays.send, link.slots + (k % link.ends.depth) * link.stride);
+    for (std::size_t j = 0; j < this->links_.out.size(); ++j) {
+      OutLink& link = this->links_.out[j];
+      if (single_.out[j]) {  // the receiver reads my arrays: their addresses ride on `ready`
+        for (std::size_t f = 0; f < arrays.send.size(); ++f)
+          link.ends.ready->words[f].store(reinterpret_cast<uintptr_t>(arrays.send[f]), Orders::hint);  // the post releases them
+      } else {
+        core::link_wait_slot_free<Orders>(link.ends, k, this->wait_,
+                                          this->site("ghost update: acknowledgement from a receiver", *link.peer));
+        link.peer->pack_fields(arrays.send, link.slots + (k % link.ends.depth) * link.stride);
+      }
       core::link_post<Orders>(link.ends, k);
     }
   }
 
   void end(Arrays arrays) override {
     const uint64_t k = this->k_;
-    this->receive_all(k, [&](InLink& link) { link.peer->unpack_fields(link.slots + (k % link.ends.depth) * link.stride, arrays.recv); });
+    this->receive_all(k, [&](InLink& link) {
+      const std::size_t i = std::size_t(&link - this->links_.in.data());
+      if (single_.in[i]) read_single(link, i, arrays);
+      else link.peer->unpack_fields(link.slots + (k % link.ends.depth) * link.stride, arrays.recv);
+    });
+    // Single-copy readers of my arrays are done before the user overwrites what I send.
+    for (std::size_t j = 0; j < this->links_.out.size(); ++j)
+      if (single_.out[j])
+        core::link_wait_slot_free<Orders>(this->links_.out[j].ends, k + 1, this->wait_,
+                                          this->site("ghost update: a reader of my array", *this->links_.out[j].peer));
   }
 
   // Zero-copy: the slots themselves. Call k's slots are read until release_received();
-  // call k+1's are written after wait_sendable().
+  // call k+1's are written after wait_sendable(). (No single-copy link in this mode.)
   void release_received() override {
     if (this->k_ > 0)
       for (InLink& link : this->links_.in) core::link_release<Orders>(link.ends, this->k_);
@@ -183,6 +304,31 @@ class ShmExchange final : public LinkExchange<Orders> {
       if (link.peer == &*peer) b.recv = {link.slots + (k % link.ends.depth) * link.stride, peer->recv_bytes(this->fields_)};
     return b;
   }
+
+ private:
+  /// Copies in-link i's call out of its sender's arrays (addresses read after the acquire
+  /// that saw the call); a failed read refuses the update on every rank (unless a refusal
+  /// already ended it: then that one is the error).
+  void read_single(InLink& link, std::size_t i, Arrays arrays) {
+    for (std::size_t f = 0; f < arrays.recv.size(); ++f) {
+      const auto* src = reinterpret_cast<const std::byte*>(uintptr_t(link.ends.ready->words[f].load(Orders::hint)));  // after the acquire of seq
+      if (const int error = single_copy_read(single_.in_pid[i], *single_.in[i], src, static_cast<std::byte*>(arrays.recv[f]))) {
+        refusals_.check();  // a sender that refused this update may have freed its array: its reason first
+        const std::string message = "hympi: Halo: rank " + std::to_string(world_rank_) + " could not read the ghosts that rank " +
+                                    std::to_string(link.peer->rank) + " sent in field " + std::to_string(f) +
+                                    " (process_vm_readv: " + std::strerror(error) +
+                                    ": is that rank's array as long as its ids say?); the update failed on every rank "
+                                    "waiting for it, and the Halo cannot be used any more: free it on every rank and "
+                                    "make a new one";
+        refusals_.post(message);
+        throw Refused(message);
+      }
+    }
+  }
+
+  SingleCopyLinks single_;
+  Refusals& refusals_;
+  int world_rank_;
 };
 
 template <class Orders>
@@ -192,30 +338,9 @@ class DirectExchange final : public LinkExchange<Orders> {
  public:
   DirectExchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup)
       : Base(std::move(peers), setup, [](std::size_t) { return 1; }, false), vectors_(setup.vectors) {
-    const Pattern::Data& pattern = setup.pattern;
     // Each receiver learns its senders' lists: it gathers from their vectors.
-    MPI_Comm node = setup.topology.node();
-    std::vector<MPI_Request> requests;
-    std::vector<std::vector<int>> their_send(this->links_.in.size());
-    for (std::size_t i = 0; i < this->links_.in.size(); ++i) {
-      const PeerPlan& p = *this->links_.in[i].peer;
-      their_send[i].resize(pattern.neighbors[p.index].recv.size());
-      requests.emplace_back();
-      mpi::check(MPI_Irecv(their_send[i].data(), int(their_send[i].size()), MPI_INT, p.node_rank, 0, node,
-                           &requests.back()),
-                 "MPI_Irecv (send lists)");
-    }
-    for (const OutLink& link : this->links_.out) {
-      const std::vector<int>& send = pattern.neighbors[link.peer->index].send;
-      requests.emplace_back();
-      mpi::check(MPI_Isend(send.data(), int(send.size()), MPI_INT, link.peer->node_rank, 0, node, &requests.back()),
-                 "MPI_Isend (send lists)");
-    }
-    mpi::check(MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall (send lists)");
-    for (std::size_t i = 0; i < this->links_.in.size(); ++i) {
-      const std::vector<int>& recv = pattern.neighbors[this->links_.in[i].peer->index].recv;
-      gathers_.emplace_back(their_send[i], recv, recv.size(), pattern.point_bytes);
-    }
+    auto every = [](std::size_t) { return true; };
+    for (std::optional<CopyPlan>& plan : sender_to_ghost_plans(this->links_, setup, every, every)) gathers_.push_back(std::move(*plan));
   }
 
   void begin(Arrays) override {  // the Halo checked that the send arrays are the shared fields

@@ -5,7 +5,9 @@
 // the receiver's `ready` channel; the receiver waits on its own line, unpacks, and
 // publishes an acknowledgement. Two slots per link (parity): the sender only waits when
 // it is two calls ahead; one slot for messages from 512 KiB, where cache footprint costs
-// more than the wait.
+// more than the wait. Large messages of long runs skip the slot where the kernel allows it:
+// the receiver reads them straight out of the sender's private array (process_vm_readv;
+// halo/single_copy.hpp has the choice and the invariants).
 //
 // shm_direct (one copy): the vectors (the send arrays, with separate arrays) live in shared
 // memory (Halo::shared_field); begin() publishes "my vector holds call k", the receiver

@@ -53,13 +53,14 @@ static void check_options(void) {
   CHECK_OK(hympi_options_default(&o));
   CHECK(o.node_size == 0 && o.wait == HYMPI_WAIT_ADAPTIVE && o.timeout_s == 600.0 && o.tree == HYMPI_TREE_KARY &&
         o.tree_arity == 4 && o.topology_aware == 1 && o.barrier == HYMPI_BARRIER_DISSEMINATION &&
-        o.orders == HYMPI_ORDERS_TUNED && o.collective_buffer_bytes == 1024 * 1024 && o.verify == 1);
+        o.orders == HYMPI_ORDERS_TUNED && o.collective_buffer_bytes == 1024 * 1024 && o.verify == 1 &&
+        o.single_copy_bytes == 0);
 
   char text[256];
   size_t length = 0;
   CHECK_OK(hympi_options_describe(&o, text, sizeof text, &length));
   CHECK(strcmp(text, "node_size=physical wait=adaptive timeout=600s tree=kary:4 barrier=dissemination orders=tuned "
-                     "coll_buffer=1048576 verify=on") == 0);
+                     "coll_buffer=1048576 verify=on single_copy=off") == 0);
   CHECK(length == strlen(text));
   char small[10];
   size_t full = 0;
@@ -77,9 +78,10 @@ static void check_options(void) {
   o.verify = 0;
   o.timeout_s = 30;
   o.collective_buffer_bytes = 4096;
+  o.single_copy_bytes = 4096;
   CHECK_OK(hympi_options_describe(&o, text, sizeof text, NULL));
   CHECK(strcmp(text, "node_size=3 wait=yield timeout=30s tree=binomial barrier=counter_flat orders=seq_cst "
-                     "coll_buffer=4096 verify=off") == 0);
+                     "coll_buffer=4096 verify=off single_copy=4096") == 0);
 
   /* ctest sets HYMPI_TIMEOUT (and HYMPI_NODE_SIZE for emulated nodes). */
   CHECK_OK(hympi_options_from_env(&o));

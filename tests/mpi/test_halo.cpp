@@ -21,6 +21,9 @@
 #include <thread>
 #include <vector>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include "hympi/halo.hpp"
 #include "mpi/support/mpi_types.hpp"
 #include "test_util.hpp"
@@ -185,7 +188,8 @@ struct Run {
   int chunk = 1;
   int fields = 1;
   long iterations = 20;
-  bool order = false;  // renumber with order_local_ids first
+  bool order = false;                // renumber with order_local_ids first
+  hympi::Context* context = nullptr;  // the tests' own by default
 };
 
 /// Runs `iterations` updates of `graph` with `run.strategy`: every update checked against
@@ -195,7 +199,8 @@ void check_updates(const Graph& graph, const Run& run) {
   const int me = world_rank(), chunk = run.chunk;
   const int points = graph.local_points(me);
   std::vector<NeighborLists> lists = graph.lists(me);
-  hympi::Pattern pattern = hympi::Pattern::from_lists(context(), points, lists, chunk, hympi::datatype_of<T>());
+  hympi::Pattern pattern = hympi::Pattern::from_lists(run.context ? *run.context : context(), points, lists, chunk,
+                                                      hympi::datatype_of<T>());
   std::vector<int> new_id(static_cast<std::size_t>(points));
   std::iota(new_id.begin(), new_id.end(), 0);
   if (run.order) {
@@ -305,8 +310,8 @@ void check_apart(const Graph& graph, const Run& run) {
   const int me = world_rank(), chunk = run.chunk;
   const std::size_t c_size = std::size_t(chunk);
   const ApartLists a = apart_lists(graph);
-  hympi::Pattern pattern = hympi::Pattern::from_lists_apart(context(), a.send_points, a.recv_points, a.lists, chunk,
-                                                           hympi::datatype_of<T>());
+  hympi::Pattern pattern = hympi::Pattern::from_lists_apart(run.context ? *run.context : context(), a.send_points,
+                                                           a.recv_points, a.lists, chunk, hympi::datatype_of<T>());
   ASSERT_TRUE(pattern.apart());
   ASSERT_EQ(pattern.send_points(), a.send_points);
   ASSERT_EQ(pattern.recv_points(), a.recv_points);
@@ -552,6 +557,134 @@ TEST(HaloAutomatic, ChoosesOneCandidateOnEveryRankAndReportsTrials) {
 TEST(HaloAutomatic, SeparateArrays) {
   // Its trials run on scratch send and receive arrays of the pattern's two lengths.
   check_apart<double>(random_graph(67, 200, 50, 0.6), {Strategy::automatic, 1, 1, 20});
+}
+
+/// Every rank sends every other rank `runs` runs of `run_points` points, `gap` points apart
+/// in its own array; the receiver's ghosts from one owner are contiguous. Large runs take
+/// the single-copy path (src/halo/single_copy.hpp) between ranks of a node.
+Graph runs_graph(int runs, int run_points, int gap) {
+  const int size = world_size(), owned = runs * (run_points + gap);
+  Graph g;
+  g.owned.assign(std::size_t(size), owned);
+  g.ghosts.resize(std::size_t(size));
+  g.first_global.resize(std::size_t(size));
+  for (int r = 0; r < size; ++r) g.first_global[std::size_t(r)] = int64_t(r) * owned;
+  for (int r = 0; r < size; ++r)
+    for (int s = 0; s < size; ++s)
+      if (s != r)
+        for (int run = 0; run < runs; ++run)
+          for (int i = 0; i < run_points; ++i) g.ghosts[std::size_t(r)].push_back({s, run * (run_points + gap) + i});
+  return g;
+}
+
+/// The single-copy messages a rank should send in `graph` (every neighbour on its node),
+/// unless HYMPI_TEST_DENIED says which ranks the kernel refuses process_vm_readv: "all",
+/// or one rank (that rank cannot read, so nobody sends to it by single copy).
+int expected_single_copy_messages() {
+  const char* denied = std::getenv("HYMPI_TEST_DENIED");
+  if (denied && std::string(denied) == "all") return 0;
+  const int me = world_rank(), deny = denied ? std::atoi(denied) : -1;
+  const std::vector<int>& node_of = context().topology().node_of();
+  int n = 0;
+  for (int r = 0; r < world_size(); ++r) n += r != me && r != deny && node_of[std::size_t(r)] == node_of[std::size_t(me)];
+  return n;
+}
+
+/// Collective: a Context whose Halos read messages of 256 KiB or more with one copy.
+std::unique_ptr<hympi::Context> single_copy_context(std::size_t bytes = 262144) {
+  hympi::Options options = hympi::Options::from_env();
+  options.single_copy_bytes = bytes;
+  return std::make_unique<hympi::Context>(MPI_COMM_WORLD, options);
+}
+
+TEST(SingleCopy, LargeRunsReadStraightFromTheSendersArray) {
+  const auto ctx = single_copy_context();
+  struct Case {
+    int runs, run_points, gap, chunk, fields;
+    long iterations;
+  };
+  // One 256 KiB run; 300 runs of 1 KiB (over one system call's 128 iovecs); chunk 3 in
+  // two fields; a run too short on average (512 B): two copies.
+  for (const Case& c : {Case{1, 32768, 5, 1, 1, 100}, Case{300, 128, 3, 1, 1, 50}, Case{2, 6000, 1, 3, 2, 30},
+                        Case{600, 64, 1, 1, 1, 10}}) {
+    const Graph g = runs_graph(c.runs, c.run_points, c.gap);
+    check_updates<double>(g, {Strategy::shm, c.chunk, c.fields, c.iterations, false, ctx.get()});
+    check_apart<double>(g, {Strategy::shm, c.chunk, c.fields, std::max(2L, c.iterations / 10), false, ctx.get()});
+    hympi::Pattern pattern = hympi::Pattern::from_lists(*ctx, g.local_points(world_rank()), g.lists(world_rank()), c.chunk);
+    const bool long_runs = std::size_t(c.run_points) * std::size_t(c.chunk) * sizeof(double) >= 1024;
+    for (Strategy s : {Strategy::shm, Strategy::aggregated, Strategy::aggregated_odm}) {
+      hympi::Halo halo(pattern, s, c.fields);
+      EXPECT_EQ(halo.stats().single_copy_messages, long_runs ? expected_single_copy_messages() : 0)
+          << hympi::name_of(s) << ", runs of " << c.run_points << " points";
+      hympi::Halo buffers(pattern, s, c.fields, hympi::HaloMode::buffers);  // zero-copy: the slots
+      EXPECT_EQ(buffers.stats().single_copy_messages, 0);
+    }
+  }
+}
+
+TEST(SingleCopy, TheOptionSetsTheSmallestMessage) {
+  // Off by default; 8000 B per neighbour: two copies from 262144, one from 4096.
+  const Graph big = runs_graph(1, 32768, 0), small = runs_graph(1, 1000, 0);
+  const int me = world_rank();
+  hympi::Halo by_default(hympi::Pattern::from_lists(context(), big.local_points(me), big.lists(me)), Strategy::shm);
+  if (!std::getenv("HYMPI_SINGLE_COPY")) {
+    EXPECT_EQ(by_default.stats().single_copy_messages, 0);
+  }
+  const auto from_256k = single_copy_context();
+  hympi::Halo two(hympi::Pattern::from_lists(*from_256k, small.local_points(me), small.lists(me)), Strategy::shm);
+  EXPECT_EQ(two.stats().single_copy_messages, 0);
+  const auto from_4k = single_copy_context(4096);
+  hympi::Halo on(hympi::Pattern::from_lists(*from_4k, small.local_points(me), small.lists(me)), Strategy::shm);
+  EXPECT_EQ(on.stats().single_copy_messages, expected_single_copy_messages());
+  std::vector<double> v(std::size_t(small.local_points(me)));
+  for (int it = 1; it <= 50; ++it) {  // against the exact values
+    for (int id = 0; id < small.owned[std::size_t(me)]; ++id) v[std::size_t(id)] = value<double>(small.global_id(me, id), 0, 0, it);
+    on.update(v.data());
+    long wrong = 0;
+    for (int id = 0; id < small.local_points(me); ++id) wrong += v[std::size_t(id)] != value<double>(small.global_id(me, id), 0, 0, it);
+    ASSERT_EQ(wrong, 0) << "update " << it;
+  }
+}
+
+TEST(SingleCopy, ASendArrayShorterThanItsIdsFailsTheUpdateOnEveryRank) {
+  // The sender's array ends in an unmapped page: the reader's process_vm_readv fails
+  // (EFAULT), where two copies would have read past the array.
+  const int me = world_rank(), size = world_size();
+  const std::vector<int>& node_of = context().topology().node_of();
+  if (size < 2 || node_of[0] != node_of[1] || std::getenv("HYMPI_TEST_DENIED"))
+    GTEST_SKIP() << "needs ranks 0 and 1 on one node, reading each other";
+  const long page = sysconf(_SC_PAGESIZE);
+  const int points = 65536;  // 512 KiB of doubles per rank, all sent to the other
+  std::vector<NeighborLists> lists;
+  if (me < 2) {
+    NeighborLists n{1 - me, {}, {}};
+    for (int i = 0; i < points; ++i) n.send.push_back(i);
+    for (int i = 0; i < points; ++i) n.recv.push_back(points + i);
+    lists.push_back(n);
+  }
+  const auto ctx = single_copy_context();
+  hympi::Halo halo(hympi::Pattern::from_lists(*ctx, 2 * points, lists), Strategy::shm);
+  ASSERT_EQ(halo.stats().single_copy_messages, me < 2 ? 1 : 0);
+  // Rank 0's array: its first half mapped, the second (ghosts) too, then one page less
+  // at the end of the sent part, i.e. the sent points end past an unmapped page.
+  const std::size_t bytes = 2 * std::size_t(points) * sizeof(double);
+  auto* base = static_cast<std::byte*>(mmap(nullptr, bytes + std::size_t(page), PROT_READ | PROT_WRITE,
+                                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+  ASSERT_NE(base, MAP_FAILED);
+  auto* v = reinterpret_cast<double*>(base);
+  std::fill(v, v + 2 * points, 1.0);
+  if (me == 0) munmap(base + std::size_t(page) * 4, std::size_t(page));  // a hole in the points rank 0 sends
+  const std::string expected = "rank 1 could not read the ghosts that rank 0 sent in field 0 (process_vm_readv: Bad address";
+  std::string message;
+  try {
+    halo.update(v);  // ranks 0 and 1 wait for each other; the others for nobody, but those on
+  } catch (const hympi::Error& e) {  // their node stop at a begin that finds the refusal posted
+    message = e.what();
+  }
+  if (me < 2 || !message.empty()) {
+    EXPECT_NE(message.find(expected), std::string::npos) << "rank " << me << " got: '" << message << "'";
+  }
+  munmap(base, bytes + std::size_t(page));
 }
 
 TEST(HaloResources, DestroyedHalosReturnTheirSharedMemory) {

@@ -67,7 +67,8 @@ Options agreed(MPI_Comm comm, const Options& options) {
        {"HYMPI_BARRIER", int64_t(o.barrier), &core::show_name<BarrierAlgorithm>},
        {"HYMPI_ORDERS", int64_t(o.orders), &core::show_name<MemoryOrders>},
        {"HYMPI_COLL_BUFFER", int64_t(o.collective_buffer_bytes)},
-       {"HYMPI_VERIFY", o.verify}});
+       {"HYMPI_VERIFY", o.verify},
+       {"HYMPI_SINGLE_COPY", int64_t(o.single_copy_bytes)}});
   return options;
 }
 

@@ -85,6 +85,9 @@ Options Options::from_env() {
     o.collective_buffer_bytes = std::size_t(parse_integer(
         "HYMPI_COLL_BUFFER", v, 64, "a buffer size in bytes >= 64, e.g. 1048576"));
   if (const char* v = env("HYMPI_VERIFY")) o.verify = parse_name(kFlags, "HYMPI_VERIFY", v, kFlagValues);
+  if (const char* v = env("HYMPI_SINGLE_COPY"))
+    o.single_copy_bytes = std::size_t(parse_integer(
+        "HYMPI_SINGLE_COPY", v, 0, "the smallest message in bytes read with one copy, e.g. 262144; 0: never"));
   return o;
 }
 
@@ -98,7 +101,8 @@ std::string describe(const Options& o) {
          " wait=" + name_of(o.wait) + " timeout=" + std::to_string(int(o.timeout_s)) +
          "s tree=" + tree + " barrier=" + name_of(o.barrier) + " orders=" + name_of(o.orders) +
          " coll_buffer=" + std::to_string(o.collective_buffer_bytes) +
-         " verify=" + (o.verify ? "on" : "off");
+         " verify=" + (o.verify ? "on" : "off") +
+         " single_copy=" + (o.single_copy_bytes ? std::to_string(o.single_copy_bytes) : std::string("off"));
 }
 
 }  // namespace hympi
