@@ -49,8 +49,8 @@ void HaloParts::build(Strategy strategy) {
   wait.interrupt = refusals_.get();  // every wait of the parts ends when a refusal reaches it
   // Zero-copy Halos' data lives in the slots: no single copy.
   const std::size_t single_copy = mode_ == HaloMode::vectors ? context.options().single_copy_bytes : 0;
-  const ExchangeSetup setup{pattern_, topo,   comm_, *arena_, vectors_, wait, *refusals_, context.options().orders,
-                            fields_,  single_copy};
+  const ExchangeSetup setup{pattern_, topo, comm_, *arena_, vectors_, wait, *refusals_, context.options().orders,
+                            fields_, single_copy};
   parts_ = info(strategy).make(setup);
   stats_ = {};
   for (const auto& part : parts_) add_stats(stats_, part->stats());
