@@ -34,9 +34,9 @@
 //    the leader's `failed` channel): a rank gone on to its next call would write flags
 //    and channels that a rank still waiting in the failed one would take for its own.
 //  - Ranks leave the protocols half way. Beside the dissemination barrier that is harmless
-//    (`resumes`): every rank took one sweep number for the failed call (a tree call takes
+//    (`resumes`): every rank took one sweep slot for the failed call (a tree call takes
 //    its first sweep's before its first wait, which no tree call passes while a rank of
-//    the node is in a barrier), the tree's channels hold that number at most, and the
+//    the node is in a barrier), the tree's channels hold that slot's numbers at most, and the
 //    barrier's flags hold the call's number from this board; later calls wait for larger
 //    numbers, so the node goes on. Beside a counter barrier the counter holds increments
 //    of a barrier that never completed: the board is broken and every later call on it

@@ -20,12 +20,13 @@ template <class Orders>
 TreeCollective<Orders>::TreeCollective(int self, std::vector<Participant> participants,
                                        Tree tree, std::size_t buffer_bytes, WaitConfig wait,
                                        std::vector<int> world_ranks, CallBoard<Orders>* board,
-                                       std::size_t sliced_min_bytes)
+                                       std::size_t sliced_min_bytes, std::size_t piece_bytes)
     : self_(self),
       participants_(std::move(participants)),
       tree_(std::move(tree)),
       buffer_bytes_(buffer_bytes),
       sliced_min_bytes_(sliced_min_bytes),
+      piece_bytes_(piece_bytes),
       board_(board),
       wait_(wait),
       world_ranks_(std::move(world_ranks)) {
@@ -106,8 +107,11 @@ void TreeCollective<Orders>::run_chunked(const CallDesc& desc, Work work, Leader
     chunk.count = std::min(left, per_chunk);
     // The same choice on every rank whose arguments match; a rank whose count differs is
     // caught by the CallDesc check of the first sweep either way.
-    if (desc.kind == CallKind::allreduce && tree_.size() > 1 && chunk.count * elem >= sliced_min_bytes_)
+    const bool split = desc.kind == CallKind::allreduce && tree_.size() > 1;
+    if (split && chunk.count * elem >= sliced_min_bytes_)
       sliced_allreduce(call, chunk, step);
+    else if (split && !step && chunk.count * elem >= piece_bytes_)
+      pipelined_allreduce(call, chunk);
     else
       sweep(sweeps_.next(), call, chunk, step);
     const std::size_t bytes = chunk.count * elem;
@@ -157,6 +161,36 @@ void TreeCollective<Orders>::sliced_allreduce(const Call& call, const Work& work
   }
   sweep(sweeps_.next(), call, sync, step);        // 3: the root's buffer holds the chunk's result
   std::memcpy(work.out, root, bytes);  // C
+}
+
+template <class Orders>
+void TreeCollective<Orders>::pipelined_allreduce(const Call& call, const Work& work) {
+  const std::size_t elem = size_of(work.type);
+  const std::size_t line = std::max<std::size_t>(1, 64 / elem);  // pieces start on a cache line
+  const std::size_t pieces = std::clamp<std::size_t>(work.count * elem / piece_bytes_, 2, SweepCounter::kSlot);
+  const std::size_t per_piece = ((work.count + pieces - 1) / pieces + line - 1) / line * line;
+  auto piece = [&](std::size_t j) {
+    Work w = work;
+    const std::size_t first = std::min(work.count, j * per_piece);
+    w.count = std::min(work.count, first + per_piece) - first;
+    w.in += first * elem;
+    w.out += first * elem;
+    w.at = first * elem;
+    return w;
+  };
+  const uint64_t first = sweeps_.next();
+  bool failed = false;
+  if (tree_.parent(self_) < 0) {  // the root: each piece down as soon as it is reduced
+    for (std::size_t j = 0; j < pieces; ++j) {
+      const Work w = piece(j);
+      failed = up_sweep(first + j, call, w);
+      if (down_sweep(first + j, w, failed)) throw Error(failure_.message());
+    }
+    return;
+  }
+  for (std::size_t j = 0; j < pieces && !failed; ++j) failed = up_sweep(first + j, call, piece(j));
+  for (std::size_t j = 0; j < pieces; ++j)
+    if ((failed = down_sweep(first + j, piece(j), failed))) throw Error(failure_.message());
 }
 
 template <class Orders>
@@ -223,7 +257,7 @@ bool TreeCollective<Orders>::forwards_root(const Work& work) const {
 
 template <class Orders>
 void TreeCollective<Orders>::up_data(const Work& work) {
-  std::byte* mine = participants_[self_].buffer;
+  std::byte* mine = participants_[self_].buffer + work.at;
   const std::size_t bytes = work.count * size_of(work.type);
   if (bytes == 0) return;
   auto children = tree_.children(self_);
@@ -235,10 +269,10 @@ void TreeCollective<Orders>::up_data(const Work& work) {
         std::memcpy(mine, work.in, bytes);
         return;
       }
-      const std::byte* first = participants_[children[0]].buffer;
+      const std::byte* first = participants_[children[0]].buffer + work.at;
       combine(mine, work.in, first, work.count, work.type, work.op);
       for (std::size_t c = 1; c < children.size(); ++c)
-        combine(mine, mine, participants_[children[c]].buffer, work.count, work.type, work.op);
+        combine(mine, mine, participants_[children[c]].buffer + work.at, work.count, work.type, work.op);
       return;
     }
     case UpData::forward_root: {
@@ -248,7 +282,7 @@ void TreeCollective<Orders>::up_data(const Work& work) {
       }
       for (int child : children)
         if (forwards_root(work) && tree_.in_subtree(child, work.node_root))
-          std::memcpy(mine, participants_[child].buffer, bytes);
+          std::memcpy(mine, participants_[child].buffer + work.at, bytes);
       return;
     }
   }
@@ -258,7 +292,7 @@ template <class Orders>
 void TreeCollective<Orders>::down_data(const Work& work) {
   const std::size_t bytes = work.count * size_of(work.type);
   if (bytes == 0 || work.down == DownData::none) return;
-  std::byte* mine = participants_[self_].buffer;
+  std::byte* mine = participants_[self_].buffer + work.at;
   const int parent = tree_.parent(self_);
   const bool has_children = !tree_.children(self_).empty();
 
@@ -267,7 +301,7 @@ void TreeCollective<Orders>::down_data(const Work& work) {
     if (work.out) std::memcpy(work.out, mine, bytes);
     return;
   }
-  const std::byte* from_parent = participants_[parent].buffer;
+  const std::byte* from_parent = participants_[parent].buffer + work.at;
   const bool relay = work.down == DownData::everyone ? has_children : self_ != work.node_root;
   if (relay) {
     std::memcpy(mine, from_parent, bytes);

@@ -65,6 +65,28 @@
 // before C writes out: `in` may be `out`. C reads the root's buffer, which
 // the root rewrites only after the next call's first sweep has gathered every arrival.
 // Determinism: the order is fixed by participant index; all ranks copy the root's bits.
+//
+// Medium allreduce (a chunk of kPieceBytes up to sliced_min_bytes, two or more
+// participants, no leader step: one node): the tree's two transfers of the vector (up to
+// the root, the result back down) would run one after the other. Instead the chunk goes
+// in J = clamp(bytes / kPieceBytes, 2, SweepCounter::kSlot) pieces, each starting on a
+// cache line at the same offset of every buffer, piece j with sequence number s + j of
+// the sweep's slot: every non-root rank runs the up sweeps of all pieces, then their down
+// sweeps; the root runs piece j down as soon as it has reduced it. So the result of piece
+// j travels down while piece j+1 is reduced (at 2 ranks, 4 KiB: 1.09 -> 0.97-0.99 of
+// MPICH 5's MPI_Allreduce, BENCHMARKS.md).
+//  - Slots: every sweep (of any protocol on these blocks) takes a slot of kSlot numbers
+//    from the SweepCounter; a plain sweep uses its first. Ranks whose counts differ cut
+//    different numbers of pieces, yet take the same slot, and the CallDesc check of piece
+//    0 (the first number, on every rank) fails them all there: a rank stops its pieces at
+//    the first failed one, so nobody waits for a piece another rank never sends.
+//  - Reuse safety as for a sweep, per piece: piece j touches only bytes [at, at + len)
+//    of each buffer; a rank writes them in the up of piece j only after its children
+//    published piece j of this call (they finished the last call), and a child reads the
+//    root's piece j only after the root published its down; channels only grow, and an
+//    acquire of s + j also orders every earlier piece's writes.
+//  - Determinism: per element the same order as the tree's (own value, children in slot
+//    order), so the bits are those of the unpipelined tree.
 #pragma once
 
 #include <array>
@@ -109,7 +131,10 @@ using LeaderStep = FunctionRef<void(std::byte* buffer, std::size_t count, Status
 /// channels (a BoardBarrier beside a TreeCollective) share one counter.
 class SweepCounter {
  public:
-  uint64_t next() { return ++last_; }
+  /// Sequence numbers one sweep may use: a pipelined allreduce publishes one per piece.
+  static constexpr uint64_t kSlot = 8;
+  /// The first number of the next sweep's slot; a plain sweep uses that one alone.
+  uint64_t next() { return (last_ += kSlot) - (kSlot - 1); }
 
  private:
   uint64_t last_ = 0;
@@ -122,15 +147,20 @@ template <class Orders>
 class TreeCollective {
  public:
   /// `world_ranks[i]` names participant i in messages. The tree's root must be 0.
-  /// Allreduce chunks of `sliced_min_bytes` or more are reduced in slices by everyone.
+  /// Allreduce chunks of `sliced_min_bytes` or more are reduced in slices by everyone;
+  /// from `piece_bytes` up, without a leader step, they go through the tree in pieces.
   /// `board`: the node's CallBoard when a BoardBarrier shares the blocks, else null.
   TreeCollective(int self, std::vector<Participant> participants, Tree tree,
                  std::size_t buffer_bytes, WaitConfig wait, std::vector<int> world_ranks,
-                 CallBoard<Orders>* board = nullptr, std::size_t sliced_min_bytes = kSlicedMinBytes);
+                 CallBoard<Orders>* board = nullptr, std::size_t sliced_min_bytes = kSlicedMinBytes,
+                 std::size_t piece_bytes = kPieceBytes);
   // Measured at 2 ranks on application data: 4 KiB tree 2.15 us, sliced 2.35; 32 KiB tree
   // 18.0 us, sliced 15.1; with the own slice no longer copied, slicing from 2 KiB still
   // lost at 4 KiB (BENCHMARKS.md, "Each MPI at its best").
   static constexpr std::size_t kSlicedMinBytes = 16 * 1024;
+  // Measured at 2 ranks against MPICH 5 (3 launches): 1 KiB pieces lost at 8 KiB (8
+  // pieces: 1.12 of MPI against 1.04 whole), 2 KiB pieces won at 2-12 KiB.
+  static constexpr std::size_t kPieceBytes = 2048;
 
   void barrier(LeaderStep step = {});
   /// `own`: a failure this rank found in its own arguments (an invalid root, type, op or
@@ -159,6 +189,7 @@ class TreeCollective {
     Op op = Op::sum;
     int node_root = -1;
     Status own{};  // this rank's own failure: the sweep fails without touching data
+    std::size_t at = 0;  // where the data lives in every participant's buffer (bytes)
   };
 
   /// A call's description, and its encoding as the channel words compared on the fast path.
@@ -179,6 +210,8 @@ class TreeCollective {
   void sweep(uint64_t seq, const Call& call, const Work& work, LeaderStep step, bool step_if_failed_only = false);
   /// One chunk of a large allreduce (see the top of this file).
   void sliced_allreduce(const Call& call, const Work& work, LeaderStep step);
+  /// One chunk of an allreduce in pieces, one sequence number each (see the top of this file).
+  void pipelined_allreduce(const Call& call, const Work& work);
   /// Each returns whether the sweep failed; the failure itself is in failure_.
   bool up_sweep(uint64_t seq, const Call& call, const Work& work);
   bool down_sweep(uint64_t seq, const Work& work, bool failed);
@@ -198,6 +231,7 @@ class TreeCollective {
   Tree tree_;
   std::size_t buffer_bytes_;
   std::size_t sliced_min_bytes_;
+  std::size_t piece_bytes_;
   Written written_up_;                // my channel in my parent's block
   std::vector<int8_t> written_down_;  // per child slot: failed flag last written; -1: none
   Status failure_;                    // the failure of the current call, if any

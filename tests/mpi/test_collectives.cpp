@@ -112,6 +112,16 @@ TEST(Collectives, EveryTypeOpAndCountAgainstMpi) {
   }
 }
 
+// On one node, allreduce chunks of 2 KiB up to 16 KiB go through the tree in 2-8 pieces
+// of one sequence number each (TreeCollective::kPieceBytes); across nodes, whole.
+TEST(Collectives, PipelinedSizesAgainstMpi) {
+  hympi::Context ctx(MPI_COMM_WORLD);
+  for (std::size_t count : {256, 700, 1500, 2047}) {
+    against_mpi<double>(ctx, count);
+    against_mpi<float>(ctx, count);
+  }
+}
+
 TEST(Collectives, MillionElementsAgainstMpi) {
   hympi::Context ctx(MPI_COMM_WORLD);
   const std::size_t count = 1000000;

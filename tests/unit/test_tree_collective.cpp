@@ -21,21 +21,23 @@ namespace {
 
 template <class Orders>
 TreeCollective<Orders> engine(const ThreadTeam& team, int rank, TreeSpec spec, std::size_t buffer_bytes,
-                              std::size_t sliced_min_bytes = TreeCollective<Orders>::kSlicedMinBytes) {
+                              std::size_t sliced_min_bytes = TreeCollective<Orders>::kSlicedMinBytes,
+                              std::size_t piece_bytes = TreeCollective<Orders>::kPieceBytes) {
   WaitConfig wait{WaitPolicy::adaptive, true, 60.0};
   return TreeCollective<Orders>(rank, team.participants(), Tree::build(spec, team.size()),
-                                buffer_bytes, wait, team.ranks(), nullptr, sliced_min_bytes);
+                                buffer_bytes, wait, team.ranks(), nullptr, sliced_min_bytes, piece_bytes);
 }
 
 int64_t value(int rank, int call, std::size_t i) { return (rank + 1) * 1000 + call * 7 + int64_t(i % 13); }
 
 template <class Orders>
 void mixed_calls(int n, TreeSpec spec, std::size_t buffer_bytes, int calls,
-                 std::size_t sliced_min_bytes = TreeCollective<Orders>::kSlicedMinBytes) {
+                 std::size_t sliced_min_bytes = TreeCollective<Orders>::kSlicedMinBytes,
+                 std::size_t piece_bytes = TreeCollective<Orders>::kPieceBytes) {
   ThreadTeam team(n, buffer_bytes);
   std::vector<std::atomic<int>> phase(n);
   team.run([&](int rank) {
-    auto coll = engine<Orders>(team, rank, spec, buffer_bytes, sliced_min_bytes);
+    auto coll = engine<Orders>(team, rank, spec, buffer_bytes, sliced_min_bytes, piece_bytes);
     unsigned noise = 17u * rank + 1;
     const std::size_t counts[] = {0, 1, 7, 1000};
     for (int call = 0; call < calls; ++call) {
@@ -94,6 +96,8 @@ void mixed_calls(int n, TreeSpec spec, std::size_t buffer_bytes, int calls,
 
 }  // namespace
 
+// 1000 int64 or doubles (8000 bytes) are in pieces by default (kPieceBytes 1 KiB: 8
+// pieces, one sequence number each).
 TEST(TreeCollective, MixedConsecutiveCallsAllSizesAndShapes) {
   for (int n : {1, 2, 3, 4, 7, 8})
     for (TreeSpec spec : {TreeSpec{TreeShape::kary, 2}, TreeSpec{TreeShape::kary, 4},
@@ -113,6 +117,52 @@ TEST(TreeCollective, SlicedAllreduceOfLargeChunks) {
   for (int n : {2, 3, 5, 8})
     for (TreeSpec spec : {TreeSpec{TreeShape::kary, 4}, TreeSpec{TreeShape::binomial, 0}})
       mixed_calls<TunedOrders>(n, spec, 4096, test::scaled(600), 16);
+}
+
+TEST(TreeCollective, PipelinedAllreduceInPiecesOfOneCacheLine) {
+  // 64-byte pieces: 7 elements (56 bytes) go whole, 1000 in 8 pieces of 128 elements (the
+  // slot's limit; the last one short); through 256-byte buffers each chunk of 32 elements
+  // goes in 4 pieces of one cache line.
+  for (int n : {2, 3, 5, 8})
+    for (TreeSpec spec : {TreeSpec{TreeShape::kary, 2}, TreeSpec{TreeShape::binomial, 0}}) {
+      mixed_calls<TunedOrders>(n, spec, 64 * 1024, test::scaled(600), TreeCollective<TunedOrders>::kSlicedMinBytes, 64);
+      mixed_calls<TunedOrders>(n, spec, 256, test::scaled(200), TreeCollective<TunedOrders>::kSlicedMinBytes, 64);
+    }
+}
+
+// Ranks whose counts differ split their chunks into different numbers of pieces (8, 2, or
+// none): every rank still stops at the first piece with the same error, and every rank
+// can go on (each sweep's slot of sequence numbers is the same everywhere).
+TEST(TreeCollective, PipelinedMismatchStopsAtTheFirstPieceAndRecovers) {
+  const int n = 5;
+  for (const std::size_t odd_count : {std::size_t(10), std::size_t(3), std::size_t(0)}) {
+    ThreadTeam team(n, 64 * 1024);
+    std::vector<std::string> messages(n);
+    team.run([&](int rank) {
+      auto coll = engine<TunedOrders>(team, rank, TreeSpec{TreeShape::kary, 2}, 64 * 1024,
+                                      TreeCollective<TunedOrders>::kSlicedMinBytes, 64);
+      std::vector<double> in(1000, 1.0), out(1000, -1.0);
+      const bool odd = rank == 3;
+      try {
+        if (odd && odd_count == 0) coll.barrier();
+        else coll.allreduce(in.data(), out.data(), odd ? odd_count : 1000, Datatype::float64, Op::sum);
+      } catch (const Error& e) {
+        messages[rank] = e.what();
+      }
+      coll.allreduce(in.data(), out.data(), 1000, Datatype::float64, Op::sum);
+      for (double x : out) ASSERT_EQ(x, double(n));
+      coll.barrier();
+      coll.allreduce(in.data(), out.data(), 500, Datatype::float64, Op::sum);
+      ASSERT_EQ(out[499], double(n));
+    });
+    for (int r = 0; r < n; ++r) {
+      EXPECT_FALSE(messages[r].empty()) << "odd count " << odd_count << ": rank " << r << " did not throw";
+      EXPECT_EQ(messages[r], messages[0]);
+      if (odd_count) {
+        EXPECT_NE(messages[r].find("count=" + std::to_string(odd_count)), std::string::npos) << messages[r];
+      }
+    }
+  }
 }
 
 TEST(TreeCollective, SeqCstOrdersGiveTheSameResults) {
