@@ -62,6 +62,12 @@ int main(int argc, char** argv) {
     app.fallthrough();  // subcommands inherit it: options may follow the subcommand
     auto* barrier = app.add_subcommand("barrier", "hympi barrier variants vs MPI_Barrier");
     auto* allreduce = app.add_subcommand("allreduce", "allreduce 8 B - 1 MiB vs MPI_Allreduce");
+    std::vector<std::size_t> allreduce_sizes{8, 64, 512, 4096, 32768, 262144, 1048576};
+    allreduce->add_option("--sizes", allreduce_sizes, "bytes per call, comma-separated (doubles: multiples of 8)")
+        ->delimiter(',')
+        ->check(CLI::PositiveNumber & CLI::Validator([](std::string& v) {
+          return std::stoull(v) % 8 ? std::string("not a multiple of 8 bytes") : std::string();
+        }, "MULTIPLE OF 8"));
     auto* dot = app.add_subcommand("dot", "FP32 dot product MFLOP/s per core vs vector length");
     auto* sync = app.add_subcommand("sync", "time synchronization after MPI_Barrier vs hympi barrier loops");
     auto* affinity = app.add_subcommand("affinity", "allreduce with the tree by socket/L3 vs by rank (run per placement)");
@@ -135,8 +141,7 @@ int main(int argc, char** argv) {
                  describe(ctx.options()), out["machine"].contains("petsc") ? ", " + petsc.describe() : "");
     if (barrier->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_barrier(ctx, method));
     if (allreduce->parsed() || all->parsed()) {
-      std::vector<std::size_t> sizes{8, 64, 512, 4096, 32768, 262144, 1048576};
-      for (auto& r : hympi::bench::bench_allreduce(ctx, method, sizes, data.mode, data.off_cache))
+      for (auto& r : hympi::bench::bench_allreduce(ctx, method, allreduce_sizes, data.mode, data.off_cache))
         out["benchmarks"].push_back(r);
     }
     if (dot->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_dot(ctx, method));

@@ -110,7 +110,7 @@ void TreeCollective<Orders>::run_chunked(const CallDesc& desc, Work work, Leader
     const bool split = desc.kind == CallKind::allreduce && tree_.size() > 1;
     if (split && chunk.count * elem >= sliced_min_bytes_)
       sliced_allreduce(call, chunk, step);
-    else if (split && !step && chunk.count * elem >= piece_bytes_)
+    else if (split && !step && chunk.count * elem >= 2 * piece_bytes_)
       pipelined_allreduce(call, chunk);
     else
       sweep(sweeps_.next(), call, chunk, step);
@@ -167,7 +167,7 @@ template <class Orders>
 void TreeCollective<Orders>::pipelined_allreduce(const Call& call, const Work& work) {
   const std::size_t elem = size_of(work.type);
   const std::size_t line = std::max<std::size_t>(1, 64 / elem);  // pieces start on a cache line
-  const std::size_t pieces = std::clamp<std::size_t>(work.count * elem / piece_bytes_, 2, SweepCounter::kSlot);
+  const std::size_t pieces = std::min<std::size_t>(work.count * elem / piece_bytes_, SweepCounter::kSlot);
   const std::size_t per_piece = ((work.count + pieces - 1) / pieces + line - 1) / line * line;
   auto piece = [&](std::size_t j) {
     Work w = work;

@@ -66,15 +66,15 @@
 // the root rewrites only after the next call's first sweep has gathered every arrival.
 // Determinism: the order is fixed by participant index; all ranks copy the root's bits.
 //
-// Medium allreduce (a chunk of kPieceBytes up to sliced_min_bytes, two or more
+// Medium allreduce (a chunk of 2 kPieceBytes up to sliced_min_bytes, two or more
 // participants, no leader step: one node): the tree's two transfers of the vector (up to
 // the root, the result back down) would run one after the other. Instead the chunk goes
-// in J = clamp(bytes / kPieceBytes, 2, SweepCounter::kSlot) pieces, each starting on a
+// in J = min(bytes / kPieceBytes, SweepCounter::kSlot) pieces, each starting on a
 // cache line at the same offset of every buffer, piece j with sequence number s + j of
 // the sweep's slot: every non-root rank runs the up sweeps of all pieces, then their down
 // sweeps; the root runs piece j down as soon as it has reduced it. So the result of piece
-// j travels down while piece j+1 is reduced (at 2 ranks, 4 KiB: 1.09 -> 0.97-0.99 of
-// MPICH 5's MPI_Allreduce, BENCHMARKS.md).
+// j travels down while piece j+1 is reduced (at 2 ranks, 8 KiB: 1.07 -> 0.96 of MPICH
+// 5's MPI_Allreduce in its fast launches, BENCHMARKS.md).
 //  - Slots: every sweep (of any protocol on these blocks) takes a slot of kSlot numbers
 //    from the SweepCounter; a plain sweep uses its first. Ranks whose counts differ cut
 //    different numbers of pieces, yet take the same slot, and the CallDesc check of piece
@@ -159,7 +159,8 @@ class TreeCollective {
   // lost at 4 KiB (BENCHMARKS.md, "Each MPI at its best").
   static constexpr std::size_t kSlicedMinBytes = 16 * 1024;
   // Measured at 2 ranks against MPICH 5 (3 launches): 1 KiB pieces lost at 8 KiB (8
-  // pieces: 1.12 of MPI against 1.04 whole), 2 KiB pieces won at 2-12 KiB.
+  // pieces: 1.12 of MPI against 1.04 whole), 2 KiB pieces won at 4-12 KiB; 2 KiB in two
+  // pieces of 1 KiB gained nothing.
   static constexpr std::size_t kPieceBytes = 2048;
 
   void barrier(LeaderStep step = {});
