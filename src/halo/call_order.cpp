@@ -42,6 +42,7 @@ static_assert(rules_in_order(), "kRules lists every HaloCall in declaration orde
 
 void CallOrder::check(HaloCall call) const {
   const Rule& r = rule(call);
+  if (mode_ == r.mode && (r.from & bit(phase_))) return;  // every correct call: no string built
   const std::string what = std::string("hympi: Halo::") + r.name;
   if (mode_ != r.mode)
     throw Error(what + " is for a Halo in " +
@@ -49,7 +50,6 @@ void CallOrder::check(HaloCall call) const {
                 "; this one uses " +
                 (mode_ == HaloMode::buffers ? "its buffers: call acquire, begin_buffers, end_buffers"
                                             : "vectors: call begin/end(v) or begin/end(send, recv)"));
-  if (r.from & bit(phase_)) return;
   if (mode_ == HaloMode::buffers)
     throw Error(what + " out of order: one update is acquire(), writes to send_buffer, "
                 "begin_buffers(), end_buffers(), reads of recv_buffer");
