@@ -153,3 +153,40 @@ TEST(BoardBarrier, AgainstATreeCollectiveEveryRankGetsTheSameError) {
         }
       }
 }
+
+// The same against an allreduce in pieces (no leader step, chunks of 4 KiB: two pieces of
+// one sequence number each): every rank gets the same error, and beside the dissemination
+// barrier every later call works, pieces included (the failed call took one slot of
+// sequence numbers on every rank).
+TEST(BoardBarrier, AgainstAnAllreduceInPiecesTheNodeGoesOn) {
+  const Kind kind{Arrival::dissemination, false};
+  for (int n : {2, 3, 6})
+    for (int split : {0, 1, n - 1}) {
+      test::ThreadTeam team(n, 4096);
+      std::vector<std::string> messages(n), later(n);
+      team.run([&](int rank) {
+        Engines e(team, rank, kind);
+        e.counter.barrier();
+        const bool in_barrier = split == 0 ? rank == 0 : rank >= split;
+        std::vector<double> in(1000), out(1000);
+        for (int k = 0; k <= 50; ++k) {
+          for (std::size_t i = 0; i < in.size(); ++i) in[i] = double(rank * 100 + k + int(i % 7));
+          try {
+            if (k == 0 && in_barrier) e.counter.barrier();
+            else e.coll.allreduce(in.data(), out.data(), in.size(), Datatype::float64, Op::sum);
+            if (k == 0) ADD_FAILURE() << "rank " << rank << ": the mixed call returned";
+            for (std::size_t i = 0; k > 0 && i < in.size(); ++i)
+              ASSERT_EQ(out[i], double(100 * n * (n - 1) / 2 + n * (k + int(i % 7)))) << "call " << k;
+            if (k > 0) e.counter.barrier();
+          } catch (const Error& error) {
+            (k == 0 ? messages : later)[rank] = error.what();
+          }
+        }
+      });
+      for (int r = 0; r < n; ++r) {
+        EXPECT_FALSE(messages[r].empty()) << "rank " << r;
+        EXPECT_EQ(messages[r], messages[0]);
+        EXPECT_EQ(later[r], "") << "n " << n << " split " << split;
+      }
+    }
+}
