@@ -234,6 +234,9 @@ TEST(Collectives, MismatchedArgumentsThrowOnEveryRank) {
       // step of its own: the failure must still reach the other nodes' leaders.
       {"sliced count", [&] { ctx.allreduce(big.data(), big.data(), odd ? 100001 : 100000, Op::sum); }, "count=100001"},
       {"sliced against tree", [&] { ctx.allreduce(big.data(), big.data(), odd ? 10 : 100000, Op::sum); }, "count=10"},
+      // Chunks in pieces (4-16 KiB on one node): counts that cut 5 and 3 pieces, or none.
+      {"pieces count", [&] { ctx.allreduce(big.data(), big.data(), odd ? 1500 : 1000, Op::sum); }, "count=1500"},
+      {"pieces against tree", [&] { ctx.allreduce(big.data(), big.data(), odd ? 10 : 1000, Op::sum); }, "count=10"},
       {"type", [&] { ctx.allreduce(buf.data(), buf.data(), 4, odd ? Datatype::float32 : Datatype::float64, Op::sum); }, "float"},
       {"op", [&] { ctx.allreduce(buf.data(), buf.data(), 4, Datatype::float64, odd ? Op::min : Op::sum); }, "min"},
       {"root", [&] { ctx.bcast(buf.data(), 4, odd ? n - 1 : 0); }, "root="},
@@ -241,6 +244,8 @@ TEST(Collectives, MismatchedArgumentsThrowOnEveryRank) {
       // One rank's own bad argument: the others' calls are fine, every rank fails naming it.
       {"null input", [&] { ctx.allreduce(odd ? nullptr : buf.data(), buf.data(), 10, Op::sum); }, "with a null input buffer"},
       {"null input, sliced", [&] { ctx.allreduce(odd ? nullptr : big.data(), big.data(), 100000, Op::sum); },
+       "with a null input buffer"},
+      {"null input, pieces", [&] { ctx.allreduce(odd ? nullptr : big.data(), big.data(), 1000, Op::sum); },
        "with a null input buffer"},
       {"type that is none", [&] { ctx.allreduce(buf.data(), buf.data(), 4, odd ? Datatype(9) : Datatype::float64, Op::sum); },
        "with a type that is none of float64"},
