@@ -65,9 +65,20 @@ int main(int argc, char** argv) {
     std::vector<std::size_t> allreduce_sizes{8, 64, 512, 4096, 32768, 262144, 1048576};
     allreduce->add_option("--sizes", allreduce_sizes, "bytes per call, comma-separated (doubles: multiples of 8)")
         ->delimiter(',')
-        ->check(CLI::PositiveNumber & CLI::Validator([](std::string& v) {
-          return std::stoull(v) % 8 ? std::string("not a multiple of 8 bytes") : std::string();
-        }, "MULTIPLE OF 8"));
+        ->check(CLI::Validator(
+            [](std::string& v) {
+              std::size_t used = 0;
+              unsigned long long bytes = 0;
+              try {
+                if (!v.empty() && v[0] != '-') bytes = std::stoull(v, &used);
+              } catch (const std::exception&) {
+                used = 0;
+              }
+              return used == v.size() && bytes > 0 && bytes % 8 == 0
+                         ? std::string()
+                         : "'" + v + "' is not a positive multiple of 8 bytes (the allreduce moves doubles)";
+            },
+            "BYTES"));
     auto* dot = app.add_subcommand("dot", "FP32 dot product MFLOP/s per core vs vector length");
     auto* sync = app.add_subcommand("sync", "time synchronization after MPI_Barrier vs hympi barrier loops");
     auto* affinity = app.add_subcommand("affinity", "allreduce with the tree by socket/L3 vs by rank (run per placement)");

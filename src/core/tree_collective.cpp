@@ -179,15 +179,11 @@ void TreeCollective<Orders>::pipelined_allreduce(const Call& call, const Work& w
     return w;
   };
   const uint64_t first = sweeps_.next();
-  bool failed = false;
-  if (tree_.parent(self_) < 0) {  // the root: each piece down as soon as it is reduced
-    for (std::size_t j = 0; j < pieces; ++j) {
-      const Work w = piece(j);
-      failed = up_sweep(first + j, call, w);
-      if (down_sweep(first + j, w, failed)) throw Error(failure_.message());
-    }
+  if (tree_.parent(self_) < 0) {  // the root: each piece a whole sweep, down as soon as it is reduced
+    for (std::size_t j = 0; j < pieces; ++j) sweep(first + j, call, piece(j), {});
     return;
   }
+  bool failed = false;
   for (std::size_t j = 0; j < pieces && !failed; ++j) failed = up_sweep(first + j, call, piece(j));
   for (std::size_t j = 0; j < pieces; ++j)
     if ((failed = down_sweep(first + j, piece(j), failed))) throw Error(failure_.message());

@@ -126,8 +126,8 @@ struct Participant {
 /// other nodes' Status into `status`.
 using LeaderStep = FunctionRef<void(std::byte* buffer, std::size_t count, Status& status)>;
 
-/// The sequence numbers of the sweeps over one node's blocks: each sweep takes the next,
-/// the same on every rank (docs/design.md, rule 2). Protocols that share the `down`
+/// The sequence numbers of the sweeps over one node's blocks: each sweep takes the next
+/// slot of kSlot numbers, the same on every rank (docs/design.md, rule 2). Protocols that share the `down`
 /// channels (a BoardBarrier beside a TreeCollective) share one counter.
 class SweepCounter {
  public:
