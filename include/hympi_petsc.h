@@ -9,7 +9,11 @@
  * contiguous units of double, float or PetscInt run through a hympi Halo (intranode
  * shared memory); every other operation runs on a PetscSF of type basic over the same
  * graph. Options: -sf_hympi_strategy <shm|flat_mpi|...> (default shm). docs/usage.md,
- * section "PETSc", says what runs where. */
+ * section "PETSc", says what runs where.
+ *
+ * A program that does not link hympi gets the same type from the module
+ * libhympi_petsc_plugin.so, which PETSc loads itself:
+ *   -dll_append <libdir>/libhympi_petsc_plugin.so -sf_type hympi */
 #ifndef HYMPI_PETSC_H
 #define HYMPI_PETSC_H
 

@@ -1,7 +1,8 @@
 # Installs hympi into a scratch prefix, then builds and runs the consumer project with
 # find_package(hympi) twice, as a C++-only and as a C-only project (a C++ and a C program), checks that pkg-config finds hympi.pc, and
 # builds the C program once more with the MPI C compiler and pkg-config's flags alone;
-# WITH_PETSC: the same for the component petsc (consumer_petsc, hympi_petsc.pc); the
+# WITH_PETSC: the same for the component petsc (consumer_petsc, hympi_petsc.pc), and the
+# plugin that pkg-config names loaded by a program that never heard of hympi; the
 # component mapping when built (mapping_consumer, hympi-mapping.pc).
 include(${CMAKE_CURRENT_LIST_DIR}/install_scratch.cmake)
 foreach(language CXX C)  # a C++-only and a C-only project
@@ -49,5 +50,9 @@ if(WITH_PETSC)
   if(found LESS 0)
     message(FATAL_ERROR "pkg-config hympi_petsc: ${last_output}")
   endif()
+  run(pkg-config --define-variable=prefix=${prefix} --variable=plugin hympi_petsc)
+  string(STRIP "${last_output}" plugin)
+  run(${MPIEXEC} -n 2 ${WORK_DIR}/build-C/plain_petsc -dll_append ${plugin} -sf_type hympi)
+  message("${last_output}")
   message("pkg-config hympi_petsc ok")
 endif()

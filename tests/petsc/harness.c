@@ -42,7 +42,8 @@ static PetscErrorCode RunWithType(MPI_Comm comm, const char *type, Scenario scen
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode RunScenario(MPI_Comm comm, const char *name, Scenario scenario, HympiPetscCounts expect, PetscBool *ok)
+PetscErrorCode RunScenario(MPI_Comm comm, const char *name, Scenario scenario, GetCounts counts, HympiPetscCounts expect,
+                           PetscBool *ok)
 {
   char             type[64] = PETSCSFHYMPI;
   Record           reference = {NULL, 0, 0}, test = {NULL, 0, 0};
@@ -56,9 +57,9 @@ PetscErrorCode RunScenario(MPI_Comm comm, const char *name, Scenario scenario, H
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-sf_type", type, sizeof type, NULL));
   PetscCall(RunWithType(comm, PETSCSFBASIC, scenario, &reference));
-  PetscCall(HympiPetscGetCounts(&before));
+  PetscCall(counts(&before));
   PetscCall(RunWithType(comm, type, scenario, &test));
-  PetscCall(HympiPetscGetCounts(&after));
+  PetscCall(counts(&after));
   PetscCall(PetscOptionsSetValue(NULL, "-sf_type", type));
 
   same = reference.size == test.size;

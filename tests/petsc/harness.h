@@ -22,9 +22,14 @@ PetscErrorCode RecordVec(Record *record, Vec v);
 
 typedef PetscErrorCode (*Scenario)(MPI_Comm comm, Record *record);
 
+/* HympiPetscGetCounts, linked or found in the plugin PETSc loaded (main.c). */
+typedef PetscErrorCode (*GetCounts)(HympiPetscCounts *counts);
+
 /* Runs `scenario` with basic, then with the type under test; `expect` holds the least
- * count of each kind the test run must start (summed over ranks). Sets *ok on every rank. */
-PetscErrorCode RunScenario(MPI_Comm comm, const char *name, Scenario scenario, HympiPetscCounts expect, PetscBool *ok);
+ * count of each kind the test run must start (summed over ranks), read with `counts`.
+ * Sets *ok on every rank. */
+PetscErrorCode RunScenario(MPI_Comm comm, const char *name, Scenario scenario, GetCounts counts, HympiPetscCounts expect,
+                           PetscBool *ok);
 
 /* Deterministic numbers, the same on every rank for the same state. */
 PetscInt TestRandom(unsigned *state, PetscInt bound);

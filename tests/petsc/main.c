@@ -1,6 +1,10 @@
 /* petsc_sf_tests [scenario ...]: the PETSc programs of tests/petsc (sf, ghost, dmda,
  * scatter, ksp; all when none is named), each with PetscSF type basic and the type under
- * test (harness.h). Prints "petsc-sf: all passed" and returns 0 when every one matched. */
+ * test (harness.h). Prints "petsc-sf: all passed" and returns 0 when every one matched.
+ * Built twice: linked with libhympi_petsc, calling HympiPetscInitialize; and as
+ * petsc_sf_plugin_tests (HYMPI_TEST_PLUGIN), linked with PETSc alone, the type coming from
+ * libhympi_petsc_plugin.so that PETSc loads itself (-dll_append), as in a program that
+ * was never changed for hympi. */
 #include <string.h>
 
 #include "harness.h"
@@ -33,20 +37,38 @@ static PetscBool Chosen(int argc, char **argv, const char *name)
   return any ? PETSC_FALSE : PETSC_TRUE;
 }
 
+/* Registers the type where this program does it, and finds HympiPetscGetCounts. */
+static PetscErrorCode SetUpType(GetCounts *counts)
+{
+  PetscFunctionBegin;
+#if defined(HYMPI_TEST_PLUGIN)
+  void *found = NULL;
+  PetscCall(PetscDLLibrarySym(PETSC_COMM_WORLD, &PetscDLLibrariesLoaded, NULL, "HympiPetscGetCounts", &found));
+  PetscCheck(found, PETSC_COMM_WORLD, PETSC_ERR_USER,
+             "petsc-sf: libhympi_petsc_plugin.so is not loaded: run with -dll_append <path>/libhympi_petsc_plugin.so");
+  memcpy(counts, &found, sizeof found); /* a function's address, as dlsym gives it */
+#else
+  PetscCall(HympiPetscInitialize());
+  *counts = HympiPetscGetCounts;
+#endif
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   PetscBool   all = PETSC_TRUE, ok;
   PetscMPIInt size;
   size_t      e;
+  GetCounts   counts = NULL;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
-  PetscCall(HympiPetscInitialize());
+  PetscCall(SetUpType(&counts));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   for (e = 0; e < sizeof entries / sizeof entries[0]; e++) {
     HympiPetscCounts expect = entries[e].expect;
     if (!Chosen(argc, argv, entries[e].name)) continue;
     if (size < entries[e].hympi_from) expect.bcasts_hympi = 0;
-    PetscCall(RunScenario(PETSC_COMM_WORLD, entries[e].name, entries[e].run, expect, &ok));
+    PetscCall(RunScenario(PETSC_COMM_WORLD, entries[e].name, entries[e].run, counts, expect, &ok));
     if (!ok) all = PETSC_FALSE;
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, all ? "petsc-sf: all passed\n" : "petsc-sf: FAILED\n"));
