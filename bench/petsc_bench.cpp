@@ -127,7 +127,9 @@ class Scatter {
 };
 
 /// Every type's scatter of `pattern` on application data, measured interleaved: the record
-/// `benchmark` with the ratios of each type to basic.
+/// `benchmark` with the ratios of each type to basic. Beside them `halo_shm`: hympi's own
+/// Halo (strategy shm, sf_hympi's default) on the same pattern and data, called without
+/// PETSc, so that sf_hympi - halo_shm is what PETSc's VecScatter path adds in this launch.
 nlohmann::json compare_scatters(Context& ctx, const Method& method, const Pattern& pattern, const DataOptions& data,
                                 const std::string& benchmark, std::size_t bytes, const std::string& note) {
   AppData app(pattern, data);
@@ -138,6 +140,11 @@ nlohmann::json compare_scatters(Context& ctx, const Method& method, const Patter
     double* v = vectors.emplace_back(elements).data();
     auto scatter = std::make_shared<Scatter>(app, kind, v);
     contenders.push_back(app.contender(kind.name, v, [scatter](double* x, std::uint32_t) { scatter->run(x); }));
+    if (std::string(kind.name) == kKinds.front().name) {  // right after sf_hympi
+      auto halo = std::make_shared<Halo>(pattern, Strategy::shm);
+      contenders.push_back(app.contender("halo_shm", vectors.emplace_back(elements).data(),
+                                         [halo](double* x, std::uint32_t) { halo->update(x); }));
+    }
   }
   std::vector<Wrong> wrong;
   const auto samples = measure(ctx, contenders, method, &wrong);
@@ -304,7 +311,9 @@ double max_over_ranks(double value, MPI_Comm comm) {
 }
 
 /// Per type: a warm-up solve (set-up, the reference history), then `rounds` solves
-/// interleaved across the types, each in the type's log stage.
+/// interleaved across the types, each in the type's log stage; odd rounds run the types in
+/// reverse order, so that no type always follows the same one. Ratios to basic per round,
+/// of the scatter time and of the whole solve (what the user sees).
 nlohmann::json bench_ksp(Context& ctx, int n, int rounds) {
   const MPI_Comm comm = ctx.topology().world();
   const bool root = ctx.topology().world_rank() == 0;
@@ -329,7 +338,8 @@ nlohmann::json bench_ksp(Context& ctx, int n, int rounds) {
   const Solve& reference = warm.back();
   for (std::size_t t = 0; t < kinds.size(); ++t) identical[t] = warm[t].history == reference.history;
   for (int r = 0; r < rounds; ++r)
-    for (std::size_t t = 0; t < kinds.size(); ++t) {
+    for (std::size_t i = 0; i < kinds.size(); ++i) {
+      const std::size_t t = r % 2 == 0 ? i : kinds.size() - 1 - i;
       const Solve s = problems[t]->solve(stages[t], events);
       const double its = double(std::max<PetscInt>(1, s.iterations));
       scatter_us[t].push_back(max_over_ranks(s.scatter_s / its * 1e6, comm));
@@ -343,12 +353,14 @@ nlohmann::json bench_ksp(Context& ctx, int n, int rounds) {
   if (root)
     fmt::print("# petsc-ksp: CG + Jacobi, 7-point Laplacian on a {}^3 DMDA (process grid {}), rtol 1e-8; time in "
                "VecScatterBegin + VecScatterEnd per iteration from PETSc's log (a stage per type), max over ranks, "
-               "median of {} solves interleaved after a warm-up solve\n"
-               "# {:<20}{:>12}{:>12}{:>16}{:>16}{:>26}{:>12}\n",
+               "median of {} solves interleaved after a warm-up solve (odd rounds in reverse order)\n"
+               "# {:<20}{:>12}{:>12}{:>16}{:>16}{:>26}{:>26}{:>12}\n",
                n, problems.front()->process_grid(), rounds, "Implementation", "Iterations", "Scatters",
-               "Scatter(us/it)", "Solve(us/it)", "Scatter/sf_basic (25-75%)", "Residuals");
+               "Scatter(us/it)", "Solve(us/it)", "Scatter/sf_basic (25-75%)", "Solve/sf_basic (25-75%)", "Residuals");
+  const auto ratio_text = [](const RatioStats& r) { return fmt::format("{:.3f} ({:.3f}-{:.3f})", r.median, r.q25, r.q75); };
   for (std::size_t t = 0; t < kinds.size(); ++t) {
     const RatioStats ratio = ratio_of(scatter_us[t], scatter_us.back());
+    const RatioStats solve_ratio = ratio_of(solve_us[t], solve_us.back());
     const double scatter = stats_of(scatter_us[t]).median_us, solve = stats_of(solve_us[t]).median_us;
     nlohmann::json result{{"implementation", kinds[t].name},
                           {"sf_type", kinds[t].type},
@@ -359,14 +371,16 @@ nlohmann::json bench_ksp(Context& ctx, int n, int rounds) {
                           {"solve_us_per_iteration", solve_us[t]},
                           {"median_scatter_us", scatter},
                           {"median_solve_us", solve}};
-    if (t + 1 < kinds.size())
+    if (t + 1 < kinds.size()) {
       result["ratio_to_sf_basic"] = {{"median", ratio.median}, {"q25", ratio.q25}, {"q75", ratio.q75}};
+      result["solve_ratio_to_sf_basic"] = {
+          {"median", solve_ratio.median}, {"q25", solve_ratio.q25}, {"q75", solve_ratio.q75}};
+    }
     record["results"].push_back(result);
     if (root)
-      fmt::print("{:<22}{:>12}{:>12}{:>16.3f}{:>16.3f}{:>26}{:>12}\n", kinds[t].name, warm[t].iterations,
-                 warm[t].scatters, scatter, solve,
-                 t + 1 < kinds.size() ? fmt::format("{:.3f} ({:.3f}-{:.3f})", ratio.median, ratio.q25, ratio.q75) : "",
-                 identical[t] ? "identical" : "DIFFERENT");
+      fmt::print("{:<22}{:>12}{:>12}{:>16.3f}{:>16.3f}{:>26}{:>26}{:>12}\n", kinds[t].name, warm[t].iterations,
+                 warm[t].scatters, scatter, solve, t + 1 < kinds.size() ? ratio_text(ratio) : "",
+                 t + 1 < kinds.size() ? ratio_text(solve_ratio) : "", identical[t] ? "identical" : "DIFFERENT");
   }
   if (root) {
     for (std::size_t t = 0; t < kinds.size(); ++t)

@@ -3,7 +3,8 @@
 hympi variant, the median over launches of the per-launch median ratio to the MPI
 library's own operation and to every peer and floor, with the lowest and highest launch;
 for ghost updates on fresh data also the ratio of communication parts (median minus the
-write_read floor's), "vs X comm". Ghost-update records of --cached-data runs are marked
+write_read floor's), "vs X comm"; for the PETSc KSP solve also the whole solve per
+iteration, "vs sf_basic solve". Ghost-update records of --cached-data runs are marked
 "(cached)": the cache-resident best case. Standard library only.
 
     bench/scripts/summarize.py bench-results/openmpi-*.json
@@ -28,6 +29,9 @@ def ratios_by_launch(paths):
                     for key, ratio in result.items():
                         if key.startswith("ratio_to_"):
                             peer = key[len("ratio_to_"):]
+                            table[(name, bench.get("bytes", 0), result["implementation"], peer)].append(ratio["median"])
+                        elif key.startswith("solve_ratio_to_"):  # petsc-ksp: the whole solve per iteration
+                            peer = key[len("solve_ratio_to_"):] + " solve"
                             table[(name, bench.get("bytes", 0), result["implementation"], peer)].append(ratio["median"])
                         elif key.startswith("comm_ratio_to_"):
                             peer = key[len("comm_ratio_to_"):] + " comm"
