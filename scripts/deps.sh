@@ -19,8 +19,8 @@ packages=(
   libhwloc-dev libmetis-dev libgmsh-dev gmsh libgtest-dev libgmock-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev
   # PETSc: libhympi_petsc (PetscSF type hympi), its tests and hympi-bench's ghost-update
-  # peer (built on Open MPI: used in that tree)
-  petsc-dev
+  # peer (built on Open MPI: used in that tree); petsc4py for the plugin's Python test
+  petsc-dev python3-petsc4py
   # benchmark report
   python3 python3-numpy python3-matplotlib
   # the Python package (scripts/python.sh: venvs on Debian's python3 with numpy and mpi4py)
