@@ -5,11 +5,12 @@
 // PetscDLLibraryRegister_<name> it finds there, <name> being the file's name without
 // "lib" and the suffix (PETSc's src/sys/dll/dl.c). Ours registers the type.
 //
-// The module carries hympi and libhympi_petsc (static, PIC) and exports only the three
-// functions of hympi_petsc.h's C API beside the register function (plugin.map): a program
-// that also links libhympi_petsc keeps its own copy. It is linked with -z nodelete, since
-// PetscFinalize closes the libraries it opened before MPI_Finalize frees the communicators
-// whose hympi Contexts the module's delete callback destroys.
+// The module links hympi and libhympi_petsc in (static libraries, built PIC) and exports
+// three functions (plugin.map): the register function and hympi_petsc.h's two. It binds
+// its own references locally (-Bsymbolic), so a program that also links libhympi_petsc
+// keeps its own copy apart. It is linked with -z nodelete: PetscFinalize closes the
+// libraries it opened and then frees its inner communicators, whose hympi Contexts the
+// module's MPI delete callback destroys (without it, the petsc.plugin tests crash there).
 #include "hympi_petsc.h"
 
 extern "C" PetscErrorCode PetscDLLibraryRegister_hympi_petsc_plugin(void) { return HympiPetscInitialize(); }

@@ -18,10 +18,12 @@ write_read floor every other valid result has its communication part ("comm_us",
 --peer NAME: every ghost-update record times NAME (valid).
 --floors A,B: every halo-contiguous and halo-gathered record has these floors.
 PETSc records (hympi-bench petsc): petsc-ring, -grid and -mesh are ghost-update records of
-VecScatters, one implementation per PetscSF type; petsc-ksp gives per type the solve's
-iterations, its VecScatter time per iteration per round, its ratio to sf_basic and
-"residual_history_identical", which must be true. --sf-types A,B: every PETSc record has
-these types (valid).
+VecScatters, one implementation per PetscSF type and halo_shm (hympi's Halo without
+PETSc); petsc-ksp gives per type the solve's iterations, its VecScatter time and whole
+solve per iteration per round, their ratios to sf_basic ("ratio_to_sf_basic",
+"solve_ratio_to_sf_basic") and "residual_history_identical", which must be true.
+--sf-types A,B: every PETSc record has these types (valid), and the scatter records also
+halo_shm.
 """
 import argparse
 import json
