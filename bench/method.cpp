@@ -130,8 +130,7 @@ nlohmann::json report(const std::string& benchmark, std::size_t bytes,
       RatioStats r = ratio_of(samples[c], samples.back());
       fmt::print("# ratio {} / {}: median {:.3f} (25-75%: {:.3f}-{:.3f})\n", contenders[c].name,
                  contenders.back().name, r.median, r.q25, r.q75);
-      record["results"][c]["ratio_to_" + contenders.back().name] = {
-          {"median", r.median}, {"q25", r.q25}, {"q75", r.q75}};
+      record["results"][c]["ratio_to_" + contenders.back().name] = r;
     }
     fmt::print("\n");
   }
@@ -148,7 +147,7 @@ void report_peer_ratios(nlohmann::json& record, const std::vector<Contender>& co
     for (std::size_t b : peers) {
       if (samples[a].empty() || samples[b].empty()) continue;
       const RatioStats r = ratio_of(samples[a], samples[b]);
-      record["results"][a]["ratio_to_" + contenders[b].name] = {{"median", r.median}, {"q25", r.q25}, {"q75", r.q75}};
+      record["results"][a]["ratio_to_" + contenders[b].name] = r;
       if (rank == 0)
         fmt::print("# ratio {} / {}: median {:.3f} (25-75%: {:.3f}-{:.3f})\n", contenders[a].name,
                    contenders[b].name, r.median, r.q25, r.q75);

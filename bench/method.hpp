@@ -57,6 +57,8 @@ std::vector<std::vector<double>> measure(Context& sync, const std::vector<Conten
 struct RatioStats {
   double median, q25, q75;
 };
+/// {"median", "q25", "q75"} in the JSON records (nlohmann's conversion: json j = r).
+inline void to_json(nlohmann::json& j, const RatioStats& r) { j = {{"median", r.median}, {"q25", r.q25}, {"q75", r.q75}}; }
 RatioStats ratio_of(const std::vector<double>& a, const std::vector<double>& b);
 
 /// Prints one OSU-style table (rank 0), `note` after its title, and returns its JSON

@@ -15,6 +15,11 @@ import sys
 from collections import defaultdict
 
 
+# Record keys of ratios, and what the table adds to the peer's name: {median, q25, q75}
+# against a peer, the whole solve of petsc-ksp, and the communication part (a number).
+RATIO_KEYS = (("ratio_to_", ""), ("solve_ratio_to_", " solve"), ("comm_ratio_to_", " comm"))
+
+
 def ratios_by_launch(paths):
     table = defaultdict(list)  # (benchmark, bytes, implementation, peer) -> [median per launch]
     machine = None
@@ -27,15 +32,11 @@ def ratios_by_launch(paths):
                 name = bench["benchmark"] + (" (cached)" if bench.get("data") == "cached" else "")
                 for result in bench["results"]:
                     for key, ratio in result.items():
-                        if key.startswith("ratio_to_"):
-                            peer = key[len("ratio_to_"):]
-                            table[(name, bench.get("bytes", 0), result["implementation"], peer)].append(ratio["median"])
-                        elif key.startswith("solve_ratio_to_"):  # petsc-ksp: the whole solve per iteration
-                            peer = key[len("solve_ratio_to_"):] + " solve"
-                            table[(name, bench.get("bytes", 0), result["implementation"], peer)].append(ratio["median"])
-                        elif key.startswith("comm_ratio_to_"):
-                            peer = key[len("comm_ratio_to_"):] + " comm"
-                            table[(name, bench.get("bytes", 0), result["implementation"], peer)].append(ratio)
+                        for prefix, label in RATIO_KEYS:
+                            if key.startswith(prefix):
+                                peer = key[len(prefix):] + label
+                                value = ratio["median"] if isinstance(ratio, dict) else ratio
+                                table[(name, bench.get("bytes", 0), result["implementation"], peer)].append(value)
             elif bench["benchmark"] == "dot":
                 for row in bench["rows"]:
                     table[("dot MFLOP/s", row["n"], "hympi", "MPI (inverse: >1 = hympi faster)")].append(
