@@ -54,10 +54,11 @@ struct Options {
   /// receivers read messages of at least this many bytes, made of long runs, straight out
   /// of a neighbour's private array with Linux cross-memory attach (process_vm_readv)
   /// instead of two copies through shared memory, where the kernel allows it
-  /// (src/halo/single_copy.hpp says when). 0 (the default): never, since on the machines
-  /// measured so far the system call costs more than the copy it saves (BENCHMARKS.md,
-  /// "Single copy"); `hympi-bench halo` shows where it wins (its cma_copy floor).
-  std::size_t single_copy_bytes = 0;
+  /// (src/halo/single_copy.hpp says when); 0: never. 1 MiB: the smallest size where it won
+  /// on a 16-core node at 4, 8 and 16 ranks (0.88-0.93 of the two copies; it lost at 256
+  /// KiB and less, and at 1 MiB on a 2-core VM at 2 ranks; BENCHMARKS.md, "Single copy");
+  /// `hympi-bench halo` with HYMPI_SINGLE_COPY=1024 shows where it wins on a machine.
+  std::size_t single_copy_bytes = 1024 * 1024;
 
   /// Defaults overridden by the HYMPI_* environment variables; a malformed value throws
   /// hympi::Error naming the variable and what it accepts.

@@ -48,7 +48,7 @@ def test_topology(ctx, comm):
 
 def test_options(comm):
     defaults = hympi.Options()
-    assert defaults.node_size == 0 and defaults.verify and defaults.single_copy_bytes == 0
+    assert defaults.node_size == 0 and defaults.verify and defaults.single_copy_bytes == 1 << 20
     assert defaults.wait == hympi.WaitPolicy.adaptive
     options = hympi.Options(node_size=1, timeout_s=30.0, wait=hympi.WaitPolicy.yield_, verify=False,
                             single_copy_bytes=65536)

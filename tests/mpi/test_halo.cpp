@@ -577,16 +577,34 @@ Graph runs_graph(int runs, int run_points, int gap) {
   return g;
 }
 
-/// The single-copy messages a rank should send in `graph` (every neighbour on its node),
-/// unless HYMPI_TEST_DENIED says which ranks the kernel refuses process_vm_readv: "all",
-/// or one rank (that rank cannot read, so nobody sends to it by single copy).
-int expected_single_copy_messages() {
+/// Every rank receives all `points` points of the next rank (one message per rank, to the
+/// previous one).
+Graph ring_graph(int points) {
+  const int size = world_size();
+  Graph g;
+  g.owned.assign(std::size_t(size), points);
+  g.ghosts.resize(std::size_t(size));
+  for (int r = 0; r < size; ++r) g.first_global.push_back(int64_t(r) * points);
+  for (int r = 0; r < size; ++r)
+    if (size > 1)
+      for (int i = 0; i < points; ++i) g.ghosts[std::size_t(r)].push_back({(r + 1) % size, i});
+  return g;
+}
+
+/// The single-copy messages a rank should send to `receivers` (those on its node), unless
+/// HYMPI_TEST_DENIED says which ranks the kernel refuses process_vm_readv: "all", or one
+/// rank (that rank cannot read, so nobody sends to it by single copy). By default every
+/// other rank: runs_graph.
+int expected_single_copy_messages(const std::vector<int>& receivers = {}) {
   const char* denied = std::getenv("HYMPI_TEST_DENIED");
   if (denied && std::string(denied) == "all") return 0;
   const int me = world_rank(), deny = denied ? std::atoi(denied) : -1;
   const std::vector<int>& node_of = context().topology().node_of();
+  std::vector<int> all(static_cast<std::size_t>(world_size()));
+  std::iota(all.begin(), all.end(), 0);
   int n = 0;
-  for (int r = 0; r < world_size(); ++r) n += r != me && r != deny && node_of[std::size_t(r)] == node_of[std::size_t(me)];
+  for (int r : receivers.empty() ? all : receivers)
+    n += r != me && r != deny && node_of[std::size_t(r)] == node_of[std::size_t(me)];
   return n;
 }
 
@@ -623,13 +641,19 @@ TEST(SingleCopy, LargeRunsReadStraightFromTheSendersArray) {
 }
 
 TEST(SingleCopy, TheOptionSetsTheSmallestMessage) {
-  // Off by default; 8000 B per neighbour: two copies from 262144, one from 4096.
-  const Graph big = runs_graph(1, 32768, 0), small = runs_graph(1, 1000, 0);
+  // By default from 1 MiB: a ring of 1 MiB messages one copy, of 1 MiB - 8 B two copies.
+  // 8000 B per neighbour: two copies from 262144, one from 4096.
   const int me = world_rank();
-  hympi::Halo by_default(hympi::Pattern::from_lists(context(), big.local_points(me), big.lists(me)), Strategy::shm);
   if (!std::getenv("HYMPI_SINGLE_COPY")) {
-    EXPECT_EQ(by_default.stats().single_copy_messages, 0);
+    const int previous = (me + world_size() - 1) % world_size();
+    for (int points : {131072, 131071}) {
+      const Graph ring = ring_graph(points);
+      hympi::Halo halo(hympi::Pattern::from_lists(context(), ring.local_points(me), ring.lists(me)), Strategy::shm);
+      EXPECT_EQ(halo.stats().single_copy_messages, points == 131072 ? expected_single_copy_messages({previous}) : 0)
+          << points * 8 << " B";
+    }
   }
+  const Graph small = runs_graph(1, 1000, 0);
   const auto from_256k = single_copy_context();
   hympi::Halo two(hympi::Pattern::from_lists(*from_256k, small.local_points(me), small.lists(me)), Strategy::shm);
   EXPECT_EQ(two.stats().single_copy_messages, 0);

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# One multicore node's figures (BENCHMARKS.md, "One node of 16 cores"): what a 2-core machine
+# cannot give, one rank per core, pinned. At the largest rank count first (most wanted first,
+# so that a time limit cuts the least wanted):
+#  - halo with the single copy on from 1 KiB (HYMPI_SINGLE_COPY=1024), so that one launch
+#    times shm (single copy), shm-two_copies and the floors cma_copy and two_copies: where
+#    both single-copy ratios are < 1 is where HYMPI_SINGLE_COPY should start on this node;
+#  - allreduce and barrier against the MPI library's, and halo-grid;
+#  - halo and allreduce twice more, for the spread between launches;
+# then halo and allreduce at the smaller counts, and halo as two emulated nodes.
+# Each step has its own time limit, cut to what is left of SWEEP_SECONDS when that is set; its
+# output lands in OUT_DIR/<step>.txt, its samples in OUT_DIR/<step>.json
+# (bench/scripts/summarize.py OUT_DIR/*.json tabulates them). SWEEP_ARGS: hympi-bench options
+# for every step (ctest's smoke run: --quick). Exit 1 if a step failed or ran out of time.
+#   bench/scripts/node_sweep.sh BENCH MPIEXEC OUT_DIR [NP...]            (default NP: 16 8 4)
+#   e.g. bench/scripts/node_sweep.sh build/openmpi/bench/hympi-bench mpirun bench-results/node 16 8
+set -uo pipefail
+bench=$1 mpiexec=$2 out=$3
+shift 3
+nps=("$@")
+[ ${#nps[@]} -gt 0 ] || nps=(16 8 4)
+mkdir -p "$out"
+cpus=$(nproc)
+cores=$(lscpu -p=CORE 2>/dev/null | grep -v '^#' | sort -u | wc -l)
+echo "== $cpus CPUs, $cores cores, ptrace_scope $(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null || echo none); $("$mpiexec" --version 2>&1 | grep -m1 -iE "open mpi|version:")"
+openmpi=0 failed=0
+case "$("$mpiexec" --version 2>&1)" in *"Open MPI"*|*OpenRTE*) openmpi=1 ;; esac
+step() {  # name np seconds [VAR=value...] -- hympi-bench arguments
+  local name=$1 np=$2 limit=$3
+  shift 3
+  if [ -n "${SWEEP_SECONDS:-}" ]; then
+    local left=$((SWEEP_SECONDS - SECONDS))
+    if [ $left -lt 20 ]; then echo "== $name: skipped, SWEEP_SECONDS spent"; return; fi
+    [ $left -lt "$limit" ] && limit=$left
+  fi
+  local launch=(-n "$np") unit=core
+  [ "$np" -gt "$cores" ] && unit=hwthread  # more ranks than cores: one per hardware thread
+  if [ $openmpi = 1 ]; then launch+=(--map-by "$unit:OVERSUBSCRIBE" --bind-to "$unit"); else launch+=(-bind-to "$unit"); fi
+  while [ "$1" != -- ]; do
+    if [ $openmpi = 1 ]; then launch+=(-x "$1"); else launch+=(-env "${1%%=*}" "${1#*=}"); fi
+    shift
+  done
+  shift
+  echo "== $name: $mpiexec ${launch[*]} hympi-bench ${SWEEP_ARGS:-}${SWEEP_ARGS:+ }$*"
+  local t0=$SECONDS
+  # shellcheck disable=SC2086  # SWEEP_ARGS: several options
+  timeout "$limit" "$mpiexec" "${launch[@]}" "$bench" ${SWEEP_ARGS:-} "$@" --json "$out/$name.json" >"$out/$name.txt" 2>&1
+  local rc=$?
+  echo "   exit $rc after $((SECONDS - t0)) s"
+  [ $rc = 0 ] || failed=$((failed + 1))
+  grep -E '^# ratio (shm|hympi) / (shm-two_copies|cma_copy|flat_mpi|MPI_Allreduce|MPI_Barrier):' "$out/$name.txt" | head -20
+}
+top=${nps[0]}
+step "halo-np$top" "$top" 150 HYMPI_SINGLE_COPY=1024 -- halo
+step "allreduce-np$top" "$top" 60 -- allreduce
+step "barrier-np$top" "$top" 60 -- barrier
+step "halo-grid-np$top" "$top" 120 -- halo-grid
+for i in 2 3; do
+  step "halo-np$top-$i" "$top" 150 HYMPI_SINGLE_COPY=1024 -- halo
+  step "allreduce-np$top-$i" "$top" 60 -- allreduce
+done
+for np in "${nps[@]:1}"; do
+  step "halo-np$np" "$np" 150 HYMPI_SINGLE_COPY=1024 -- halo
+  step "allreduce-np$np" "$np" 60 -- allreduce
+done
+step "halo-np$top-nodes2" "$top" 150 HYMPI_NODE_SIZE=$((top / 2)) -- halo
+if [ $failed -gt 0 ]; then echo "== $failed steps failed: $out/*.txt"; exit 1; fi
