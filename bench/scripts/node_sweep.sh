@@ -3,18 +3,22 @@
 # cannot give, one rank per core, pinned. At the largest rank count first (most wanted first,
 # so that a time limit cuts the least wanted):
 #  - halo with the single copy on from 1 KiB (HYMPI_SINGLE_COPY=1024), so that one launch
-#    times shm (single copy), shm-two_copies and the floors cma_copy and two_copies: where
-#    both single-copy ratios are < 1 is where HYMPI_SINGLE_COPY should start on this node;
+#    times shm (single copy), shm-two_copies and the floors cma_copy and two_copies: the
+#    smallest size where shm / shm-two_copies < 1 is where HYMPI_SINGLE_COPY should start
+#    on this node (the floors say what the system call costs);
 #  - allreduce and barrier against the MPI library's, and halo-grid;
 #  - halo and allreduce twice more, for the spread between launches;
-# then halo and allreduce at the smaller counts, and halo as two emulated nodes.
+# then halo and allreduce at the smaller counts, and halo on emulated nodes of half the
+# largest count.
 # Each step has its own time limit, cut to what is left of SWEEP_SECONDS when that is set; its
 # output lands in OUT_DIR/<step>.txt, its samples in OUT_DIR/<step>.json
 # (bench/scripts/summarize.py OUT_DIR/*.json tabulates them). SWEEP_ARGS: hympi-bench options
-# for every step (ctest's smoke run: --quick). Exit 1 if a step failed or ran out of time.
+# for every step (ctest's smoke run: --quick). Exit 1 if a step failed or hit its limit
+# (steps left out because SWEEP_SECONDS was spent are only reported).
 #   bench/scripts/node_sweep.sh BENCH MPIEXEC OUT_DIR [NP...]            (default NP: 16 8 4)
 #   e.g. bench/scripts/node_sweep.sh build/openmpi/bench/hympi-bench mpirun bench-results/node 16 8
 set -uo pipefail
+if [ $# -lt 3 ]; then grep -E '^#   (bench/|e\.g\.)' "$0" | cut -c5- >&2; exit 2; fi
 bench=$1 mpiexec=$2 out=$3
 shift 3
 nps=("$@")
@@ -63,5 +67,5 @@ for np in "${nps[@]:1}"; do
   step "halo-np$np" "$np" 150 HYMPI_SINGLE_COPY=1024 -- halo
   step "allreduce-np$np" "$np" 60 -- allreduce
 done
-step "halo-np$top-nodes2" "$top" 150 HYMPI_NODE_SIZE=$((top / 2)) -- halo
+if [ "$top" -ge 2 ]; then step "halo-np$top-node$((top / 2))" "$top" 150 HYMPI_NODE_SIZE=$((top / 2)) -- halo; fi
 if [ $failed -gt 0 ]; then echo "== $failed steps failed: $out/*.txt"; exit 1; fi

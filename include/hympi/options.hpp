@@ -55,9 +55,10 @@ struct Options {
   /// of a neighbour's private array with Linux cross-memory attach (process_vm_readv)
   /// instead of two copies through shared memory, where the kernel allows it
   /// (src/halo/single_copy.hpp says when); 0: never. 1 MiB: the smallest size where it won
-  /// on a 16-core node at 4, 8 and 16 ranks (0.88-0.93 of the two copies; it lost at 256
-  /// KiB and less, and at 1 MiB on a 2-core VM at 2 ranks; BENCHMARKS.md, "Single copy");
-  /// `hympi-bench halo` with HYMPI_SINGLE_COPY=1024 shows where it wins on a machine.
+  /// on a 16-core node at 2, 4, 8 and 16 ranks (0.88-0.93 of the two copies; not below 1
+  /// MiB). On the 2-core VM of BENCHMARKS.md it loses at every size (1.1x at 1 MiB), so
+  /// the default was chosen for multicore nodes ("Single copy"); `hympi-bench halo` with
+  /// HYMPI_SINGLE_COPY=1024 shows where it wins on a machine.
   std::size_t single_copy_bytes = 1024 * 1024;
 
   /// Defaults overridden by the HYMPI_* environment variables; a malformed value throws

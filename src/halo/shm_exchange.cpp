@@ -192,13 +192,16 @@ struct SingleCopyLinks {
     if (setup.single_copy_bytes == 0 || setup.fields > int(core::kChannelWords)) return;  // the same on every rank
     // Candidates by message size: both ends see the same size.
     auto big = [&](std::size_t bytes) { return bytes >= setup.single_copy_bytes; };
-    // Nothing more (no readers allowed, no exchange) where no message of the node is that long.
+    // Nothing more where no message of the node is that long (every one is some rank's
+    // in-link); readers are let in only by ranks that send such a message.
     int any = 0;
     for (const InLink& link : links.in) any |= int(big(link.peer->recv_bytes(setup.fields)));
     mpi::check(MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_LOR, setup.topology.node()),
                "MPI_Allreduce (single-copy candidates)");
     if (!any) return;
-    allow_single_copy_readers();
+    if (std::any_of(links.out.begin(), links.out.end(),
+                    [&](const OutLink& link) { return big(link.peer->send_bytes(setup.fields)); }))
+      allow_single_copy_readers();
     // Every rank's process and a word of its memory to probe, after it allowed readers.
     const int node_size = setup.topology.node_size();
     const unsigned long long mine[2] = {static_cast<unsigned long long>(getpid()),

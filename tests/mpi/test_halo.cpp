@@ -15,6 +15,7 @@
 #include <fstream>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -593,9 +594,9 @@ Graph ring_graph(int points) {
 
 /// The single-copy messages a rank should send to `receivers` (those on its node), unless
 /// HYMPI_TEST_DENIED says which ranks the kernel refuses process_vm_readv: "all", or one
-/// rank (that rank cannot read, so nobody sends to it by single copy). By default every
-/// other rank: runs_graph.
-int expected_single_copy_messages(const std::vector<int>& receivers = {}) {
+/// rank (that rank cannot read, so nobody sends to it by single copy). Without receivers:
+/// every other rank (runs_graph).
+int expected_single_copy_messages(const std::optional<std::vector<int>>& receivers = std::nullopt) {
   const char* denied = std::getenv("HYMPI_TEST_DENIED");
   if (denied && std::string(denied) == "all") return 0;
   const int me = world_rank(), deny = denied ? std::atoi(denied) : -1;
@@ -603,8 +604,7 @@ int expected_single_copy_messages(const std::vector<int>& receivers = {}) {
   std::vector<int> all(static_cast<std::size_t>(world_size()));
   std::iota(all.begin(), all.end(), 0);
   int n = 0;
-  for (int r : receivers.empty() ? all : receivers)
-    n += r != me && r != deny && node_of[std::size_t(r)] == node_of[std::size_t(me)];
+  for (int r : receivers.value_or(all)) n += r != me && r != deny && node_of[std::size_t(r)] == node_of[std::size_t(me)];
   return n;
 }
 
@@ -649,7 +649,7 @@ TEST(SingleCopy, TheOptionSetsTheSmallestMessage) {
     for (int points : {131072, 131071}) {
       const Graph ring = ring_graph(points);
       hympi::Halo halo(hympi::Pattern::from_lists(context(), ring.local_points(me), ring.lists(me)), Strategy::shm);
-      EXPECT_EQ(halo.stats().single_copy_messages, points == 131072 ? expected_single_copy_messages({previous}) : 0)
+      EXPECT_EQ(halo.stats().single_copy_messages, points == 131072 ? expected_single_copy_messages(std::vector<int>{previous}) : 0)
           << points * 8 << " B";
     }
   }
