@@ -64,6 +64,10 @@ struct NodeLinks {
         offset += std::size_t(depth(p.send_bytes(fields))) * slot_stride(p.send_bytes(fields));
       }
     mpi::SharedRegion region = setup.arena.allocate(offset, 128);
+    // Nothing allocates from the exchange to the single-copy set-up's collective calls: a
+    // rank failing in between would leave its node in them (strategies.cpp's made()).
+    out.reserve(peers.size());
+    in.reserve(peers.size());
     at.exchange(setup.topology.node(), "MPI_Alltoall (ghost update links)");
 
     auto channel = [](std::byte* base, unsigned long long position) { return reinterpret_cast<core::Channel*>(base + position); };
@@ -127,13 +131,12 @@ class LinkExchange : public Exchange {
   template <class Depth>
   LinkExchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup, Depth depth, bool with_slots)
       : peers_(std::move(peers)),
+        pending_(with_capacity(peers_.size())),
         links_(peers_, setup, depth, with_slots),
         wait_(setup.wait),
         members_(setup.topology.node_members()),
         self_(setup.topology.node_rank()),
-        fields_(setup.fields) {
-    pending_.reserve(links_.in.size());
-  }
+        fields_(setup.fields) {}
 
  public:
   HaloStats stats() const override { return peer_stats(peers_, fields_); }
@@ -170,13 +173,19 @@ class LinkExchange : public Exchange {
     }
   }
 
+  static std::vector<InLink*> with_capacity(std::size_t n) {
+    std::vector<InLink*> v;
+    v.reserve(n);
+    return v;
+  }
+
   std::vector<PeerPlan> peers_;
+  std::vector<InLink*> pending_;  // allocated before links_ (see NodeLinks)
   NodeLinks links_;
   core::WaitConfig wait_;
   const std::vector<int>& members_;
   int self_, fields_;
   uint64_t k_ = 0;  // calls so far
-  std::vector<InLink*> pending_;
 };
 
 /// The single-copy links of a ShmExchange (halo/single_copy.hpp): which in-links read
