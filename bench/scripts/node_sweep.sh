@@ -6,10 +6,11 @@
 #    times shm (single copy), shm-two_copies and the floors cma_copy and two_copies: the
 #    smallest size where shm / shm-two_copies < 1 is where HYMPI_SINGLE_COPY should start
 #    on this node (the floors say what the system call costs);
-#  - allreduce and barrier against the MPI library's, and halo-grid;
-#  - halo and allreduce twice more, for the spread between launches;
-# then halo and allreduce at the smaller counts, and halo on emulated nodes of half the
-# largest count.
+#  - allreduce and barrier against the MPI library's, halo-grid, and petsc (PETSc's
+#    VecScatter per PetscSF type; a build without PETSc says so and exits 0);
+#  - halo, allreduce and petsc twice more, for the spread between launches;
+# then halo, allreduce and petsc at the smaller counts, and halo on emulated nodes of half
+# the largest count.
 # Each step has its own time limit, cut to what is left of SWEEP_SECONDS when that is set; its
 # output lands in OUT_DIR/<step>.txt, its samples in OUT_DIR/<step>.json
 # (bench/scripts/summarize.py OUT_DIR/*.json tabulates them). SWEEP_ARGS: hympi-bench options
@@ -52,20 +53,24 @@ step() {  # name np seconds [VAR=value...] -- hympi-bench arguments
   local rc=$?
   echo "   exit $rc after $((SECONDS - t0)) s"
   [ $rc = 0 ] || failed=$((failed + 1))
-  grep -E '^# ratio (shm|hympi) / (shm-two_copies|cma_copy|flat_mpi|MPI_Allreduce|MPI_Barrier):' "$out/$name.txt" | head -20
+  grep -E '^# ratio (shm|hympi|sf_hympi) / (shm-two_copies|cma_copy|flat_mpi|MPI_Allreduce|MPI_Barrier|sf_basic):' \
+    "$out/$name.txt" | head -20
 }
 top=${nps[0]}
 step "halo-np$top" "$top" 150 HYMPI_SINGLE_COPY=1024 -- halo
 step "allreduce-np$top" "$top" 60 -- allreduce
 step "barrier-np$top" "$top" 60 -- barrier
 step "halo-grid-np$top" "$top" 120 -- halo-grid
+step "petsc-np$top" "$top" 120 -- petsc
 for i in 2 3; do
   step "halo-np$top-$i" "$top" 150 HYMPI_SINGLE_COPY=1024 -- halo
   step "allreduce-np$top-$i" "$top" 60 -- allreduce
+  step "petsc-np$top-$i" "$top" 120 -- petsc
 done
 for np in "${nps[@]:1}"; do
   step "halo-np$np" "$np" 150 HYMPI_SINGLE_COPY=1024 -- halo
   step "allreduce-np$np" "$np" 60 -- allreduce
+  step "petsc-np$np" "$np" 120 -- petsc
 done
 if [ "$top" -ge 2 ]; then step "halo-np$top-node$((top / 2))" "$top" 150 HYMPI_NODE_SIZE=$((top / 2)) -- halo; fi
 if [ $failed -gt 0 ]; then echo "== $failed steps failed: $out/*.txt"; exit 1; fi
