@@ -9,7 +9,8 @@
  * contiguous units of double, float or PetscInt run through a hympi Halo (intranode
  * shared memory); every other operation runs on a PetscSF of type basic over the same
  * graph. Options: -sf_hympi_strategy <shm|flat_mpi|...> (default shm). docs/usage.md,
- * section "PETSc", says what runs where.
+ * section "PETSc", says what runs where, and what PETSc refuses on this type as on every
+ * type but basic and neighbor (VecScatterRemap, so DMLocalToLocal of a DMDA).
  *
  * A program that does not link hympi gets the same type from the module
  * libhympi_petsc_plugin.so, which PETSc loads itself:

@@ -11,15 +11,31 @@ struct SfExchange::PerUnit {
   Pattern pattern;
   Halo halo;
   halo::CopyPlan self;  // own edges, in units of this size
-  const void* root = nullptr;
+  const void* root = nullptr;  // of the last broadcast through hympi
   void* leaf = nullptr;
-  bool in_flight = false;
+  int outstanding = 0;         // broadcasts of this unit begun and not ended, on either path
+  bool in_flight = false;      // through hympi (then it is the only one outstanding)
+  bool completed = false;      // through hympi, completed early, its End still to come
 
   PerUnit(Context& context, const SfGraph& g, Unit u, Strategy strategy)
       : unit(u),
         pattern(Pattern::from_lists_apart(context, g.roots, g.leaf_points, g.neighbors, u.count, u.type)),
         halo(pattern, strategy),
         self(g.self_roots, g.self_leaves, g.self_roots.size(), std::size_t(u.count) * size_of(u.type)) {}
+
+  void start(const void* r, void* l) {
+    root = r;
+    leaf = l;
+    halo.begin(std::span<const void* const>(&root, 1), std::span<void* const>(&leaf, 1));
+    in_flight = true;
+    // Own edges while the neighbours' data is on its way.
+    self.run(static_cast<const std::byte*>(r), static_cast<std::byte*>(l));
+  }
+
+  void finish() {
+    in_flight = false;  // first: a failed end() leaves nothing in flight
+    halo.end(std::span<const void* const>(&root, 1), std::span<void* const>(&leaf, 1));
+  }
 };
 
 SfExchange::SfExchange(Context& context, SfGraph graph, Strategy strategy)
@@ -32,29 +48,40 @@ SfExchange::PerUnit* SfExchange::find(Unit unit) {
   return it == units_.end() ? nullptr : it->get();
 }
 
-bool SfExchange::begin(Unit unit, const void* root, void* leaf) {
+bool SfExchange::begin(Unit unit, const void* root, void* leaf, bool host) {
   PerUnit* u = find(unit);
   if (!u) u = units_.emplace_back(std::make_unique<PerUnit>(context_, graph_, unit, strategy_)).get();
-  if (u->in_flight) return false;
-  u->root = root;
-  u->leaf = leaf;
-  u->halo.begin(std::span<const void* const>(&u->root, 1), std::span<void* const>(&u->leaf, 1));
-  u->in_flight = true;
-  // Own edges while the neighbours' data is on its way.
-  u->self.run(static_cast<const std::byte*>(root), static_cast<std::byte*>(leaf));
+  if (u->outstanding++ > 0) {
+    if (u->in_flight) {
+      u->finish();
+      u->completed = true;
+    }
+    return false;
+  }
+  u->completed = false;
+  if (!host) return false;
+  u->start(root, leaf);
   return true;
 }
 
 bool SfExchange::end(Unit unit, const void* root, const void* leaf) {
   PerUnit* u = find(unit);
-  if (!u || !u->in_flight || u->root != root || u->leaf != leaf) return false;
-  u->halo.end(std::span<const void* const>(&u->root, 1), std::span<void* const>(&u->leaf, 1));
-  u->in_flight = false;
+  if (!u || u->outstanding == 0) return false;  // not begun: the caller reports it
+  const bool mine = u->root == root && u->leaf == leaf;
+  if (u->in_flight) {
+    if (!mine) return false;  // the only one outstanding, begun with other arrays: the caller reports it
+    --u->outstanding;
+    u->finish();
+    return true;
+  }
+  --u->outstanding;
+  if (!u->completed || !mine) return false;
+  u->completed = false;
   return true;
 }
 
 bool SfExchange::busy() const {
-  return std::any_of(units_.begin(), units_.end(), [](const auto& u) { return u->in_flight; });
+  return std::any_of(units_.begin(), units_.end(), [](const auto& u) { return u->outstanding > 0; });
 }
 
 }  // namespace hympi::petsc

@@ -2,8 +2,18 @@
 // separate arrays (roots are the send array, leaves the receive array:
 // Pattern::from_lists_apart), the rank's own edges (a leaf whose root is on the same rank)
 // as a local copy, and per unit (element type and count) a Pattern and a Halo, made at the
-// unit's first broadcast. At most one broadcast per unit is in flight here; the SF
-// delegates another one begun meanwhile to PetscSF's basic type.
+// unit's first broadcast. At most one broadcast per unit is in flight here.
+//
+// Which broadcast goes where, the same on every rank when ranks interleave a unit's
+// broadcasts alike (SPMD order; a rank may pass other arrays, or none):
+//  - a unit's broadcast runs through hympi only when no other broadcast of that unit is
+//    outstanding (begun and not ended, on either path); the count is the same on every
+//    rank, whatever the arrays;
+//  - one begun while another is outstanding runs on PetscSF's basic type, and an update
+//    of that unit in flight through hympi is completed right then (its End finds it done).
+// So a BcastEnd that matches, by its arrays, both the hympi one and a basic one (a rank
+// with no roots and no leaves passes NULL for every broadcast) calls no hympi update,
+// whichever it picks: every hympi update begins and ends on the same call on every rank.
 #pragma once
 
 #include <memory>
@@ -29,13 +39,14 @@ class SfExchange {
   SfExchange(const SfExchange&) = delete;
   SfExchange& operator=(const SfExchange&) = delete;
 
-  /// Starts root -> leaf for `unit`. Collective on the SF's communicator (the first time for
-  /// `unit` it builds the unit's Pattern and Halo). False, with nothing done, when an update
-  /// of this unit is already in flight: the caller moves this one otherwise.
-  bool begin(Unit unit, const void* root, void* leaf);
-  /// Ends the update begun with these arguments; false when none is in flight here.
+  /// Counts a broadcast of `unit` and starts it through hympi when it may (see above) and
+  /// `host` (both arrays in host memory). Collective on the SF's communicator (the first
+  /// time for `unit` it builds the unit's Pattern and Halo). False: the caller moves it.
+  bool begin(Unit unit, const void* root, void* leaf, bool host);
+  /// Counts the end of a broadcast of `unit` begun with these arrays; true when it was
+  /// hympi's (ended now, or already completed), false when the caller's.
   bool end(Unit unit, const void* root, const void* leaf);
-  /// An update begun and not ended.
+  /// A broadcast begun and not ended.
   bool busy() const;
   Strategy strategy() const { return strategy_; }
 

@@ -2,10 +2,12 @@
 // registration. At set-up it makes an inner PetscSF of type basic on the same graph and,
 // from both, the hympi side (petsc/sf_exchange.hpp). A broadcast with MPI_REPLACE on host
 // memory of a unit hympi moves (petsc/unit.hpp) runs through hympi; everything else
-// (other operations, reductions, fetch-and-op, device memory, other units, a second
-// broadcast of a unit already in flight, graphs beyond int ids, graphs with a leaf
-// listed twice) runs on the inner SF. The decision depends only on what every
-// rank of the SF passes alike, so all ranks take the same path.
+// (other operations, reductions, fetch-and-op, device memory, other units, a broadcast
+// begun while another of its unit is outstanding: petsc/sf_exchange.hpp, graphs beyond int
+// ids, graphs with a leaf listed twice) runs on the inner SF. The decision depends on what
+// every rank of the SF passes alike (unit, op, its broadcasts' order), so all ranks take
+// the same path; the one exception is the memory type, which a rank without roots and
+// leaves reports as host: with device arrays on the other ranks, use basic.
 #include <petsc/private/sfimpl.h>
 
 #include <exception>
@@ -125,7 +127,7 @@ PetscErrorCode view(PetscSF sf, PetscViewer viewer) {
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (ascii)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  hympi strategy %s; broadcasts of double, float, PetscInt units %s\n",
-                                     name_of(h.strategy),
+                                     name_of(h.exchange ? h.exchange->strategy() : h.strategy),
                                      !sf->setupcalled ? "(not set up)" : h.exchange ? "through hympi" : "through basic"));
   PetscFunctionReturn(0);
 }
@@ -147,18 +149,17 @@ PetscErrorCode bcast_begin(PetscSF sf, MPI_Datatype unit, PetscMemType rootmtype
   SfHympi& h = data(sf);
 
   PetscFunctionBegin;
-  if (PetscMemTypeHost(rootmtype) && PetscMemTypeHost(leafmtype))
-    if (std::optional<Unit> u = moved_unit(h, unit, op)) {
-      bool started = false;
-      PetscCall(guarded(sf, [&] {
-        started = h.exchange->begin(*u, rootdata, leafdata);
-        return PetscErrorCode(0);
-      }));
-      if (started) {
-        ++g_counts.bcasts_hympi;
-        PetscFunctionReturn(0);
-      }
+  if (std::optional<Unit> u = moved_unit(h, unit, op)) {
+    bool started = false;
+    PetscCall(guarded(sf, [&] {
+      started = h.exchange->begin(*u, rootdata, leafdata, PetscMemTypeHost(rootmtype) && PetscMemTypeHost(leafmtype));
+      return PetscErrorCode(0);
+    }));
+    if (started) {
+      ++g_counts.bcasts_hympi;
+      PetscFunctionReturn(0);
     }
+  }
   ++g_counts.bcasts_basic;
   PetscCall((*h.inner->ops->BcastBegin)(h.inner, unit, rootmtype, rootdata, leafmtype, leafdata, op));
   PetscFunctionReturn(0);

@@ -66,3 +66,34 @@ PetscErrorCode ScenarioDMDA(MPI_Comm comm, Record *record)
     }
   PetscFunctionReturn(0);
 }
+
+/* Scenario "ltol", run only when named: DMLocalToLocal on a 2D DMDA. PETSc builds it from a
+ * copy of the DMDA's scatter remapped in place (VecScatterRemap), which it allows only on
+ * basic and neighbor: under -sf_type hympi it fails on every rank with PETSc's error
+ * (test petsc.np2.refuses_local_to_local). */
+PetscErrorCode ScenarioLocalToLocal(MPI_Comm comm, Record *record)
+{
+  DM           da;
+  Vec          from, to;
+  PetscScalar *a;
+  PetscInt     n, i;
+
+  PetscFunctionBegin;
+  PetscCall(DMDACreate2d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, 13, 11, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL,
+                         NULL, &da));
+  PetscCall(DMSetUp(da));
+  PetscCall(DMCreateLocalVector(da, &from));
+  PetscCall(VecDuplicate(from, &to));
+  PetscCall(VecGetLocalSize(from, &n));
+  PetscCall(VecGetArray(from, &a));
+  for (i = 0; i < n; i++) a[i] = 0.5 * i;
+  PetscCall(VecRestoreArray(from, &a));
+  PetscCall(VecSet(to, -1.0));
+  PetscCall(DMLocalToLocalBegin(da, from, INSERT_VALUES, to));
+  PetscCall(DMLocalToLocalEnd(da, from, INSERT_VALUES, to));
+  PetscCall(RecordVec(record, to));
+  PetscCall(VecDestroy(&to));
+  PetscCall(VecDestroy(&from));
+  PetscCall(DMDestroy(&da));
+  PetscFunctionReturn(0);
+}

@@ -34,6 +34,23 @@ PetscInt TestRandom(unsigned *state, PetscInt bound)
   return bound > 0 ? (PetscInt)((*state >> 8) % (unsigned)bound) : 0;
 }
 
+static GetCounts current_counts; /* RunScenario's */
+
+PetscErrorCode CheckSamePaths(MPI_Comm comm, const char *what, PetscInt64 *since)
+{
+  HympiPetscCounts now;
+  PetscInt64       moved[2];
+
+  PetscFunctionBegin;
+  PetscCall(current_counts(&now));
+  moved[0] = *since < 0 ? 0 : now.bcasts_hympi - *since;
+  moved[1] = -moved[0];
+  *since   = now.bcasts_hympi;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, moved, 2, MPIU_INT64, MPI_MAX, comm));
+  PetscCheck(moved[0] == -moved[1], comm, PETSC_ERR_PLIB, "petsc-sf: %s: ranks moved %" PetscInt64_FMT " to %" PetscInt64_FMT " broadcasts through hympi: they took different paths for the same calls", what, -moved[1], moved[0]);
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode RunWithType(MPI_Comm comm, const char *type, Scenario scenario, Record *record)
 {
   PetscFunctionBegin;
@@ -56,6 +73,7 @@ PetscErrorCode RunScenario(MPI_Comm comm, const char *name, Scenario scenario, G
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-sf_type", type, sizeof type, NULL));
+  current_counts = counts;
   PetscCall(RunWithType(comm, PETSCSFBASIC, scenario, &reference));
   PetscCall(counts(&before));
   PetscCall(RunWithType(comm, type, scenario, &test));

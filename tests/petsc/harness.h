@@ -31,6 +31,12 @@ typedef PetscErrorCode (*GetCounts)(HympiPetscCounts *counts);
 PetscErrorCode RunScenario(MPI_Comm comm, const char *name, Scenario scenario, GetCounts counts, HympiPetscCounts expect,
                            PetscBool *ok);
 
+/* Fails on every rank of `comm` unless each rank moved the same number of broadcasts
+ * through hympi since `*since` (HympiPetscGetCounts of this process), which it then sets
+ * to now: ranks that take different paths for the same call leave a collective update
+ * behind, whatever the data. Start with *since = -1. */
+PetscErrorCode CheckSamePaths(MPI_Comm comm, const char *what, PetscInt64 *since);
+
 /* Deterministic numbers, the same on every rank for the same state. */
 PetscInt TestRandom(unsigned *state, PetscInt bound);
 
@@ -38,6 +44,7 @@ PetscInt TestRandom(unsigned *state, PetscInt bound);
 PetscErrorCode ScenarioSF(MPI_Comm comm, Record *record);
 PetscErrorCode ScenarioGhost(MPI_Comm comm, Record *record);
 PetscErrorCode ScenarioDMDA(MPI_Comm comm, Record *record);
+PetscErrorCode ScenarioLocalToLocal(MPI_Comm comm, Record *record);
 PetscErrorCode ScenarioScatter(MPI_Comm comm, Record *record);
 PetscErrorCode ScenarioKSP(MPI_Comm comm, Record *record);
 

@@ -1,6 +1,7 @@
 /* petsc_sf_tests [scenario ...]: the PETSc programs of tests/petsc (sf, ghost, dmda,
  * scatter, ksp; all when none is named), each with PetscSF type basic and the type under
- * test (harness.h). Prints "petsc-sf: all passed" and returns 0 when every one matched.
+ * test (harness.h); "ltol" only when named (PETSc refuses it for the type). Prints
+ * "petsc-sf: all passed" and returns 0 when every one matched.
  * Built twice: linked with libhympi_petsc, calling HympiPetscInitialize; and as
  * petsc_sf_plugin_tests (HYMPI_TEST_PLUGIN), linked with PETSc alone, the type coming from
  * libhympi_petsc_plugin.so that PETSc loads itself (-dll_append), as in a program that
@@ -14,27 +15,30 @@ typedef struct {
   Scenario         run;
   HympiPetscCounts expect;     /* hympi broadcasts, basic broadcasts, reductions, fetch-and-ops */
   PetscMPIInt      hympi_from; /* ranks from which it broadcasts at all (a sequential matrix does not) */
+  PetscBool        named_only; /* not among "all": it shows where the type fails */
 } Entry;
 
 static const Entry entries[] = {
-  {"sf",      ScenarioSF,      {1, 1, 1, 1}, 1},
-  {"ghost",   ScenarioGhost,   {1, 0, 1, 0}, 1},
-  {"dmda",    ScenarioDMDA,    {1, 0, 1, 0}, 1},
-  {"scatter", ScenarioScatter, {1, 1, 1, 0}, 1},
-  {"ksp",     ScenarioKSP,     {1, 0, 0, 0}, 2},
+  {"sf",      ScenarioSF,           {1, 1, 1, 1}, 1, PETSC_FALSE},
+  {"ghost",   ScenarioGhost,        {1, 0, 1, 0}, 1, PETSC_FALSE},
+  {"dmda",    ScenarioDMDA,         {1, 0, 1, 0}, 1, PETSC_FALSE},
+  {"scatter", ScenarioScatter,      {1, 1, 1, 0}, 1, PETSC_FALSE},
+  {"ksp",     ScenarioKSP,          {1, 0, 0, 0}, 2, PETSC_FALSE},
+  {"ltol",    ScenarioLocalToLocal, {0, 0, 0, 0}, 1, PETSC_TRUE},
 };
 
-/* Named on the command line (the arguments before the first option), or none named. */
-static PetscBool Chosen(int argc, char **argv, const char *name)
+/* Named on the command line (the arguments before the first option), or none named and
+ * not `named_only`. */
+static PetscBool Chosen(int argc, char **argv, const Entry *entry)
 {
   PetscBool any = PETSC_FALSE;
   int       a;
 
   for (a = 1; a < argc && argv[a][0] != '-'; a++) {
-    if (!strcmp(argv[a], name)) return PETSC_TRUE;
+    if (!strcmp(argv[a], entry->name)) return PETSC_TRUE;
     any = PETSC_TRUE;
   }
-  return any ? PETSC_FALSE : PETSC_TRUE;
+  return any || entry->named_only ? PETSC_FALSE : PETSC_TRUE;
 }
 
 /* Registers the type where this program does it, and finds HympiPetscGetCounts. */
@@ -66,7 +70,7 @@ int main(int argc, char **argv)
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   for (e = 0; e < sizeof entries / sizeof entries[0]; e++) {
     HympiPetscCounts expect = entries[e].expect;
-    if (!Chosen(argc, argv, entries[e].name)) continue;
+    if (!Chosen(argc, argv, &entries[e])) continue;
     if (size < entries[e].hympi_from) expect.bcasts_hympi = 0;
     PetscCall(RunScenario(PETSC_COMM_WORLD, entries[e].name, entries[e].run, counts, expect, &ok));
     if (!ok) all = PETSC_FALSE;

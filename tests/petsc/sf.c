@@ -2,9 +2,10 @@
  * leaf array, roots referenced by several leaves and by leaves of their own rank, a rank
  * without roots or leaves), and every operation and path of the type: broadcasts with
  * MPI_REPLACE of double, float, PetscInt and contiguous units (hympi), of a strided unit,
- * of MPI_2INT and with MPI_SUM (basic), two broadcasts of one unit in flight (the second on
- * basic, ended in either order), reductions, fetch-and-op, and the gather/scatter of the
- * multi-SF (PetscSF's own graph built from this one). Data changes every round. */
+ * of MPI_2INT and with MPI_SUM (basic), three broadcasts of one unit in flight together
+ * (the first through hympi, the others on basic, ended in either order), reductions,
+ * fetch-and-op, and the gather/scatter of the multi-SF (PetscSF's own graph built from
+ * this one). Data changes every round. */
 #include <petscsf.h>
 #include <string.h>
 
@@ -88,31 +89,35 @@ static PetscErrorCode Broadcast(PetscSF sf, MPI_Datatype unit, MPI_Datatype elem
   PetscFunctionReturn(0);
 }
 
-/* Two broadcasts of doubles in flight at once, ended in the order given. */
-static PetscErrorCode TwoInFlight(PetscSF sf, PetscInt nroots, PetscInt extent, int round, PetscBool reverse_end, Record *record)
+/* Broadcasts of doubles in flight together: 1 and 2 begun, one of them ended (2 if
+ * `reverse_end`), 3 begun, the other ended, then 3. On a rank without roots and leaves
+ * every array is NULL, so its ends cannot tell the broadcasts apart: it must still move
+ * the same ones through hympi as the other ranks. */
+static PetscErrorCode InFlightTogether(PetscSF sf, PetscInt nroots, PetscInt extent, int round, PetscBool reverse_end, Record *record)
 {
-  double  *r1, *r2, *l1, *l2;
-  PetscInt i;
+  double    *r[3], *l[3], *root[3], *leaf[3];
+  PetscInt   i, k, first = reverse_end ? 1 : 0;
+  PetscInt64 since = -1;
+  MPI_Comm   comm  = PetscObjectComm((PetscObject)sf);
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc4(nroots, &r1, nroots, &r2, extent, &l1, extent, &l2));
-  for (i = 0; i < nroots; i++) {
-    r1[i] = i + 0.5 * round;
-    r2[i] = -i - 0.5 * round;
+  PetscCall(CheckSamePaths(comm, "broadcasts in flight together", &since));
+  PetscCall(PetscMalloc6(nroots, &r[0], nroots, &r[1], nroots, &r[2], extent, &l[0], extent, &l[1], extent, &l[2]));
+  for (k = 0; k < 3; k++) {
+    for (i = 0; i < nroots; i++) r[k][i] = (k + 1) * (i + 0.5 * round);
+    for (i = 0; i < extent; i++) l[k][i] = -7;
+    root[k] = nroots ? r[k] : NULL; /* the rank without roots has no leaves either: NULL, as a VecScatter passes */
+    leaf[k] = nroots ? l[k] : NULL;
   }
-  for (i = 0; i < extent; i++) l1[i] = l2[i] = -7;
-  PetscCall(PetscSFBcastBegin(sf, MPI_DOUBLE, r1, l1, MPI_REPLACE));
-  PetscCall(PetscSFBcastBegin(sf, MPI_DOUBLE, r2, l2, MPI_REPLACE));
-  if (reverse_end) {
-    PetscCall(PetscSFBcastEnd(sf, MPI_DOUBLE, r2, l2, MPI_REPLACE));
-    PetscCall(PetscSFBcastEnd(sf, MPI_DOUBLE, r1, l1, MPI_REPLACE));
-  } else {
-    PetscCall(PetscSFBcastEnd(sf, MPI_DOUBLE, r1, l1, MPI_REPLACE));
-    PetscCall(PetscSFBcastEnd(sf, MPI_DOUBLE, r2, l2, MPI_REPLACE));
-  }
-  PetscCall(RecordBytes(record, l1, extent * sizeof(double)));
-  PetscCall(RecordBytes(record, l2, extent * sizeof(double)));
-  PetscCall(PetscFree4(r1, r2, l1, l2));
+  PetscCall(PetscSFBcastBegin(sf, MPI_DOUBLE, root[0], leaf[0], MPI_REPLACE));
+  PetscCall(PetscSFBcastBegin(sf, MPI_DOUBLE, root[1], leaf[1], MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(sf, MPI_DOUBLE, root[first], leaf[first], MPI_REPLACE));
+  PetscCall(PetscSFBcastBegin(sf, MPI_DOUBLE, root[2], leaf[2], MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(sf, MPI_DOUBLE, root[1 - first], leaf[1 - first], MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(sf, MPI_DOUBLE, root[2], leaf[2], MPI_REPLACE));
+  PetscCall(CheckSamePaths(comm, "broadcasts in flight together", &since));
+  for (k = 0; k < 3; k++) PetscCall(RecordBytes(record, l[k], extent * sizeof(double)));
+  PetscCall(PetscFree6(r[0], r[1], r[2], l[0], l[1], l[2]));
   PetscFunctionReturn(0);
 }
 
@@ -198,8 +203,8 @@ PetscErrorCode ScenarioSF(MPI_Comm comm, Record *record)
     PetscCall(Broadcast(sf, MPI_DOUBLE, MPI_DOUBLE, 1, -1, MPI_SUM, nroots, extent, round, record));
     PetscCall(Broadcast(sf, strided, MPI_DOUBLE, 3, 1, MPI_REPLACE, nroots, extent, round, record));
     PetscCall(Broadcast(sf, MPI_2INT, MPI_INT, 2, -1, MPI_REPLACE, nroots, extent, round, record));
-    /* the first through hympi, the second on basic */
-    PetscCall(TwoInFlight(sf, nroots, extent, round, round % 2 ? PETSC_TRUE : PETSC_FALSE, record));
+    /* the first through hympi (completed when the second begins), the others on basic */
+    PetscCall(InFlightTogether(sf, nroots, extent, round, round % 2 ? PETSC_TRUE : PETSC_FALSE, record));
     PetscCall(LeavesToRoots(sf, nroots, extent, round, record));
     PetscCall(GatherScatter(sf, extent, round, record));
   }
