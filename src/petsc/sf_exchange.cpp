@@ -51,17 +51,19 @@ SfExchange::PerUnit* SfExchange::find(Unit unit) {
 bool SfExchange::begin(Unit unit, const void* root, void* leaf, bool host) {
   PerUnit* u = find(unit);
   if (!u) u = units_.emplace_back(std::make_unique<PerUnit>(context_, graph_, unit, strategy_)).get();
-  if (u->outstanding++ > 0) {
+  // Counted once nothing here can throw: a failed call (a PETSc error) leaves no count.
+  if (u->outstanding > 0) {
     if (u->in_flight) {
+      u->completed = true;  // first: should end() throw, the first broadcast's End finds it over
       u->finish();
-      u->completed = true;
     }
+    ++u->outstanding;
     return false;
   }
   u->completed = false;
-  if (!host) return false;
-  u->start(root, leaf);
-  return true;
+  if (host) u->start(root, leaf);
+  ++u->outstanding;
+  return host;
 }
 
 bool SfExchange::end(Unit unit, const void* root, const void* leaf) {

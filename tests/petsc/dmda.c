@@ -69,8 +69,8 @@ PetscErrorCode ScenarioDMDA(MPI_Comm comm, Record *record)
 
 /* Scenario "ltol", run only when named: DMLocalToLocal on a 2D DMDA. PETSc builds it from a
  * copy of the DMDA's scatter remapped in place (VecScatterRemap), which it allows only on
- * basic and neighbor: under -sf_type hympi it fails on every rank with PETSc's error
- * (test petsc.np2.refuses_local_to_local). */
+ * basic and neighbor: under -sf_type hympi it fails with PETSc's error on every rank whose
+ * part is remapped, here both of 2 (test petsc.np2.refuses_local_to_local). */
 PetscErrorCode ScenarioLocalToLocal(MPI_Comm comm, Record *record)
 {
   DM           da;

@@ -95,10 +95,13 @@ static PetscErrorCode Broadcast(PetscSF sf, MPI_Datatype unit, MPI_Datatype elem
  * the same ones through hympi as the other ranks. */
 static PetscErrorCode InFlightTogether(PetscSF sf, PetscInt nroots, PetscInt extent, int round, PetscBool reverse_end, Record *record)
 {
-  double    *r[3], *l[3], *root[3], *leaf[3];
-  PetscInt   i, k, first = reverse_end ? 1 : 0;
-  PetscInt64 since = -1;
-  MPI_Comm   comm  = PetscObjectComm((PetscObject)sf);
+  const PetscBool begins[6] = {PETSC_TRUE, PETSC_TRUE, PETSC_FALSE, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE};
+  const int       which[6]  = {0, 1, -1, 2, -2, 2}; /* -1: the one ended first, -2: the other */
+  double         *r[3], *l[3], *root[3], *leaf[3];
+  PetscInt        i, k, first = reverse_end ? 1 : 0;
+  int             step;
+  PetscInt64      since = -1;
+  MPI_Comm        comm  = PetscObjectComm((PetscObject)sf);
 
   PetscFunctionBegin;
   PetscCall(CheckSamePaths(comm, "broadcasts in flight together", &since));
@@ -109,13 +112,12 @@ static PetscErrorCode InFlightTogether(PetscSF sf, PetscInt nroots, PetscInt ext
     root[k] = nroots ? r[k] : NULL; /* the rank without roots has no leaves either: NULL, as a VecScatter passes */
     leaf[k] = nroots ? l[k] : NULL;
   }
-  PetscCall(PetscSFBcastBegin(sf, MPI_DOUBLE, root[0], leaf[0], MPI_REPLACE));
-  PetscCall(PetscSFBcastBegin(sf, MPI_DOUBLE, root[1], leaf[1], MPI_REPLACE));
-  PetscCall(PetscSFBcastEnd(sf, MPI_DOUBLE, root[first], leaf[first], MPI_REPLACE));
-  PetscCall(PetscSFBcastBegin(sf, MPI_DOUBLE, root[2], leaf[2], MPI_REPLACE));
-  PetscCall(PetscSFBcastEnd(sf, MPI_DOUBLE, root[1 - first], leaf[1 - first], MPI_REPLACE));
-  PetscCall(PetscSFBcastEnd(sf, MPI_DOUBLE, root[2], leaf[2], MPI_REPLACE));
-  PetscCall(CheckSamePaths(comm, "broadcasts in flight together", &since));
+  for (step = 0; step < 6; step++) { /* every rank moves the same ones through hympi, checked after each call */
+    k = which[step] == -1 ? first : which[step] == -2 ? 1 - first : which[step];
+    if (begins[step]) PetscCall(PetscSFBcastBegin(sf, MPI_DOUBLE, root[k], leaf[k], MPI_REPLACE));
+    else PetscCall(PetscSFBcastEnd(sf, MPI_DOUBLE, root[k], leaf[k], MPI_REPLACE));
+    PetscCall(CheckSamePaths(comm, "broadcasts in flight together", &since));
+  }
   for (k = 0; k < 3; k++) PetscCall(RecordBytes(record, l[k], extent * sizeof(double)));
   PetscCall(PetscFree6(r[0], r[1], r[2], l[0], l[1], l[2]));
   PetscFunctionReturn(0);
