@@ -14,8 +14,9 @@ struct SfExchange::PerUnit {
   const void* root = nullptr;  // of the last broadcast through hympi
   void* leaf = nullptr;
   int outstanding = 0;         // broadcasts of this unit begun and not ended, on either path
-  bool in_flight = false;      // through hympi (then it is the only one outstanding)
-  bool completed = false;      // through hympi, completed early, its End still to come
+  // The last one through hympi: in flight (then the only one outstanding), or completed
+  // early with its End still to come.
+  enum class Hympi { none, in_flight, completed } hympi = Hympi::none;
 
   PerUnit(Context& context, const SfGraph& g, Unit u, Strategy strategy)
       : unit(u),
@@ -27,13 +28,15 @@ struct SfExchange::PerUnit {
     root = r;
     leaf = l;
     halo.begin(std::span<const void* const>(&root, 1), std::span<void* const>(&leaf, 1));
-    in_flight = true;
+    hympi = Hympi::in_flight;
     // Own edges while the neighbours' data is on its way.
     self.run(static_cast<const std::byte*>(r), static_cast<std::byte*>(l));
   }
 
-  void finish() {
-    in_flight = false;  // first: a failed end() leaves nothing in flight
+  /// Ends the update in flight; `then` is the state it leaves, set first: a failed end()
+  /// leaves nothing in flight.
+  void finish(Hympi then) {
+    hympi = then;
     halo.end(std::span<const void* const>(&root, 1), std::span<void* const>(&leaf, 1));
   }
 };
@@ -53,14 +56,11 @@ bool SfExchange::begin(Unit unit, const void* root, void* leaf, bool host) {
   if (!u) u = units_.emplace_back(std::make_unique<PerUnit>(context_, graph_, unit, strategy_)).get();
   // Counted once nothing here can throw: a failed call (a PETSc error) leaves no count.
   if (u->outstanding > 0) {
-    if (u->in_flight) {
-      u->completed = true;  // first: should end() throw, the first broadcast's End finds it over
-      u->finish();
-    }
+    if (u->hympi == PerUnit::Hympi::in_flight) u->finish(PerUnit::Hympi::completed);
     ++u->outstanding;
     return false;
   }
-  u->completed = false;
+  u->hympi = PerUnit::Hympi::none;
   if (host) u->start(root, leaf);
   ++u->outstanding;
   return host;
@@ -70,15 +70,15 @@ bool SfExchange::end(Unit unit, const void* root, const void* leaf) {
   PerUnit* u = find(unit);
   if (!u || u->outstanding == 0) return false;  // not begun: the caller reports it
   const bool mine = u->root == root && u->leaf == leaf;
-  if (u->in_flight) {
+  if (u->hympi == PerUnit::Hympi::in_flight) {
     if (!mine) return false;  // the only one outstanding, begun with other arrays: the caller reports it
     --u->outstanding;
-    u->finish();
+    u->finish(PerUnit::Hympi::none);
     return true;
   }
   --u->outstanding;
-  if (!u->completed || !mine) return false;
-  u->completed = false;
+  if (u->hympi != PerUnit::Hympi::completed || !mine) return false;
+  u->hympi = PerUnit::Hympi::none;
   return true;
 }
 

@@ -95,10 +95,11 @@ static PetscErrorCode Broadcast(PetscSF sf, MPI_Datatype unit, MPI_Datatype elem
  * the same ones through hympi as the other ranks. */
 static PetscErrorCode InFlightTogether(PetscSF sf, PetscInt nroots, PetscInt extent, int round, PetscBool reverse_end, Record *record)
 {
+  const PetscInt  first     = reverse_end ? 1 : 0;
   const PetscBool begins[6] = {PETSC_TRUE, PETSC_TRUE, PETSC_FALSE, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE};
-  const int       which[6]  = {0, 1, -1, 2, -2, 2}; /* -1: the one ended first, -2: the other */
+  const PetscInt  which[6]  = {0, 1, first, 2, 1 - first, 2};
   double         *r[3], *l[3], *root[3], *leaf[3];
-  PetscInt        i, k, first = reverse_end ? 1 : 0;
+  PetscInt        i, k;
   int             step;
   PetscInt64      since = -1;
   MPI_Comm        comm  = PetscObjectComm((PetscObject)sf);
@@ -113,7 +114,7 @@ static PetscErrorCode InFlightTogether(PetscSF sf, PetscInt nroots, PetscInt ext
     leaf[k] = nroots ? l[k] : NULL;
   }
   for (step = 0; step < 6; step++) { /* every rank moves the same ones through hympi, checked after each call */
-    k = which[step] == -1 ? first : which[step] == -2 ? 1 - first : which[step];
+    k = which[step];
     if (begins[step]) PetscCall(PetscSFBcastBegin(sf, MPI_DOUBLE, root[k], leaf[k], MPI_REPLACE));
     else PetscCall(PetscSFBcastEnd(sf, MPI_DOUBLE, root[k], leaf[k], MPI_REPLACE));
     PetscCall(CheckSamePaths(comm, "broadcasts in flight together", &since));
