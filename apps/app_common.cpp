@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "app_common.hpp"
 
 #include <fmt/core.h>
@@ -7,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "hympi/hympi.hpp"
 #include "threads.hpp"
 
 namespace hympi::apps {
@@ -28,6 +30,7 @@ void add_common_options(CLI::App& app, CommonOptions& o) {
 }
 
 std::optional<int> parse(CLI::App& app, int argc, char** argv) {
+  app.set_version_flag("--version", hympi::configuration());
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

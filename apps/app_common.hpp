@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What every hympi application shares: the command-line options (strategy, iterations,
 // placement), where its arrays live, the time split (compute / ghost update / reductions)
 // and the report, printed by rank 0 with the maxima over ranks.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // cg (apps/cg_solver.hpp) on the cube mesh or any tetrahedral MSH file.
 //   mpiexec -n 2 cg [--size 0.03] [--strategy shm] [--tolerance 1e-8] [--node-shared-mesh] [--threads K] [--verify]
 // --verify: the same solve on one rank (rank 0, serial) must agree to round-off, and a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "cg_solver.hpp"
 
 #include <fmt/core.h>

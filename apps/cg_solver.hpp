@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Conjugate gradients for the P1 finite-element operator K + M (stiffness plus lumped
 // mass: symmetric positive definite without boundary conditions) on the cube mesh of
 // Quaranta & Maddegedara (2021), partitioned by METIS (two levels on several nodes: nodes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Weighted Jacobi relaxation of a stencil operator on a structured grid, every ghost
 // update and reduction through hympi:  u <- u + omega / diag * (f - A u).
 //   jacobi2d   heat propagation / Laplace, 5-point, N x N (Hoefler et al. (2012), sec. 4)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // jacobi2d, jacobi3d, laplace19 (apps/stencil.hpp): built three times from this file,
 // HYMPI_APP selects the problem.
 //   mpiexec -n 2 jacobi3d [--grid 120,120,120] [--strategy shm] [--iterations 200] [--threads K] [--verify]

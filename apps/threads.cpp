@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // use_threads (threads.hpp): the thread count of the applications' loops.
 #include "threads.hpp"
 

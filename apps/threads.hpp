@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The applications' compute threads: the MPI+OpenMP baseline (Hager & Wellein (2010),
 // chapter 11; MASHM's "competitive with OpenMP", Jamroz & Dennis (2016)). With --threads K
 // every rank runs its loops on K OpenMP threads; one rank per (emulated) node with K threads

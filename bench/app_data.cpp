@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Compiled with -O3 (bench/CMakeLists.txt): the writes and the checksum are vectorized, as
 // an application's compute loops would be; at -O2 gcc 12 leaves them scalar.
 #include "app_data.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The application around every ghost update the benchmark times: before an update a rank
 // writes every point it sends with a new value, after it reads every ghost (a checksum,
 // reduced and printed at the end). What an application pays around the update, and what

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The applications per strategy in one launch: for each app, rounds of whole solves with
 // the strategies interleaved (shm, flat_mpi, shm_direct, aggregated, shm, ...), each with a
 // barrier before every ghost update and reduction timed apart (their times are then the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // hympi-bench bindings: what the C API (include/hympi.h) adds to a ghost update over the
 // C++ call. The Fortran module and the Python package are measured over the C API by their
 // own programs (bench/bindings/), so each layer's cost is a difference taken in one launch.

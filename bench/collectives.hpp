@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Barrier and allreduce: hympi's variants against the MPI library's own, interleaved.
 #pragma once
 

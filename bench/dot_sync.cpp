@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "dot_sync.hpp"
 
 #include <fmt/core.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Two experiments of Quaranta & Maddegedara (2021) beyond raw latency (their sections
 // and figures):
 //  - dot (4.5, Fig. 14): FP32 dot product FLOP/s per core versus vector length, with the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The floors of a ghost update, on the same application data as the contenders (AppData),
 // in the same launch:
 //   write_read  the application's writes and reads alone, no communication (fresh data

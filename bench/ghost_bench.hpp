@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One ghost-update comparison on a pattern, the core of `halo`, `halo-grid` and
 // `halo-mesh`: hympi's strategies, the MPI-based peers, PETSc's PetscSF (when built with
 // it), the floors (floors.hpp) and flat_mpi (the reference, last), all on the same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The ghost update of a structured grid (MASHM's 96^3 19-point pattern by default), or of
 // any pattern (the cube mesh: mesh_halo.cpp), with
 // flat, aggregated and overlapped-aggregated internode messages, side by side, on

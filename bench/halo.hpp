@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Ghost update on a ring: every strategy side by side, per message size per neighbour,
 // contiguous and index-gathered, against flat MPI (the reference of the ratios), PETSc's
 // PetscSF (when built with it) and the floors (floors.hpp), on application data

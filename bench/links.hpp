@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The cost model's inputs (MASHM's "OSU data"), measured in the same launch: MPI ping-pong
 // latency and bandwidth between two nodes and inside a node, and memcpy bandwidth.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What the numbers were measured on: CPU, cores, MPI library, ranks, nodes, and the CPUs
 // each rank was actually bound to.
 #pragma once

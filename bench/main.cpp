@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // hympi-bench: hympi against the MPI library's own operations, side by side in one launch.
-//   mpiexec -n 2 hympi-bench barrier|allreduce|dot|sync|affinity|halo|halo-grid|halo-mesh|stats|apps|petsc|bindings|all
+//   mpiexec -n 2 hympi-bench barrier|allreduce|dot|sync|affinity|halo|halo-grid|halo-mesh|stats|apps|petsc|bindings|setup|all
 //                            [--outer 100] [--inner 100] [--rounds 5] [--json F] [--ranks-per-node K]
 //                            [--cached-data | --off-cache]
 #include <CLI/CLI.hpp>
@@ -15,10 +16,12 @@
 #include "dot_sync.hpp"
 #include "grid_halo.hpp"
 #include "halo.hpp"
+#include "hympi/hympi.hpp"
 #include "machine.hpp"
 #include "off_cache.hpp"
 #include "petsc_bench.hpp"
 #include "petsc_peer.hpp"
+#include "setup.hpp"
 #ifdef HYMPI_BENCH_MAPPING
 #include "mapping_stats.hpp"
 #endif
@@ -124,9 +127,12 @@ int main(int argc, char** argv) {
     auto* bindings = app.add_subcommand(
         "bindings", "what the C API adds to a 1 KiB ghost update over the C++ call (one Halo, both layers, "
                     "interleaved; the Fortran and Python programs in bench/bindings measure theirs over the C API)");
+    auto* setup = app.add_subcommand(
+        "setup", "set-up cost: a Context vs MPI_Comm_dup + split_type, a Halo per strategy vs a dist graph");
     auto* all = app.add_subcommand("all", "everything above (halo-grid and petsc on a 48^3 grid, halo-mesh at 0.03; "
                                           "--quick: 0.05)");
     app.require_subcommand(1);
+    app.set_version_flag("--version", hympi::configuration());
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -198,6 +204,8 @@ int main(int argc, char** argv) {
       spec.rounds = rounds;
       for (auto& r : hympi::bench::bench_petsc(ctx, method, spec, data)) out["benchmarks"].push_back(r);
     }
+    if (setup->parsed() || all->parsed())
+      for (auto& r : hympi::bench::bench_setup(ctx, method)) out["benchmarks"].push_back(r);
     if (ctx.topology().world_rank() == 0 && !json_path.empty()) {
       std::ofstream(json_path) << out.dump(1) << "\n";
       fmt::print("# samples written to {}\n", json_path);

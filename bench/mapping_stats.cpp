@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "mapping_stats.hpp"
 
 #include <fmt/core.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // hympi-bench stats, the mapping of ranks by traffic (hympi/mapping.hpp), dry run: the
 // internode bytes and messages of one ghost update with the ranks in random order, in the
 // partitioner's own order (the grid's row-major order, METIS's part numbers) and in

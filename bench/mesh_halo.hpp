@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The ghost update on the cube mesh of Quaranta & Maddegedara (2021), Section 4.6: Gmsh
 // mesh, METIS partition over the launch's ranks (two levels on several nodes), scalar or
 // 3-vector values per point.

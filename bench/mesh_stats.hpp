@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Tables 2-3 of Quaranta & Maddegedara (2021) without running the ranks: the cube mesh
 // cut by METIS into each part count, on nodes of `ranks_per_node` (two levels: nodes
 // first).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The measurement method of Quaranta & Maddegedara (2021), Section 4.1, for every
 // benchmark (docs/design.md, section 6):
 //  - synchronize with 10 hympi barriers (better time synchronization than MPI_Barrier);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "neighbor_swap.hpp"
 
 #include <mpi.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Set-up helper of the benchmark's ghost-update peers: each rank sends every neighbour of
 // a pattern a list of ints and receives theirs (e.g. the ids they send it).
 #pragma once

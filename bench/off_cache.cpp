@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "off_cache.hpp"
 
 #include <fmt/core.h>

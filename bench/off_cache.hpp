@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Off-cache timing (Hager & Wellein, "Introduction to High Performance Computing for
 // Scientists and Engineers", section 10.5; the Intel MPI Benchmarks' -off_cache): every
 // call of a contender works on buffers at the next place of a region twice the size of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hympi-osu-probe: the MPI library's own operations timed the way the OSU micro-benchmarks
  * time them, in plain MPI (no hympi), as an independent check of hympi-bench's numbers for
  * the same operations (bench/scripts/osu_check.py runs both).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "petsc_bench.hpp"
 
 #include <fmt/core.h>

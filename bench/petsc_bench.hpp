@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `hympi-bench petsc`: PETSc's VecScatter forward (INSERT_VALUES) with every PetscSF type
 // side by side in one launch: hympi (libhympi_petsc), neighbor, window (shared flavor;
 // only when every rank shares one memory node) and basic (PETSc's default, the reference

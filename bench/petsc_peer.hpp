@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // PETSc as a peer of hympi's ghost update: the same pattern as a PetscSF (star forest),
 // the object behind VecScatter and VecGhostUpdateBegin/End, timed in the same launch with
 // the same method. Roots are the rank's local vector, leaves its ghosts; an update is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Message statistics without running the ranks (MASHM's table): a structured grid's ghost
 // update on `nodes` x `ranks_per_node` processes, flat (one message per rank pair) vs
 // aggregated (one per node pair).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Whether to build the Fortran module (src/fortran): HYMPI_BUILD_FORTRAN and a Fortran
 # compiler and this MPI's mpi_f08 module (FindMPI's Fortran component, through
 # MPI_Fortran_COMPILER, e.g. mpifort.openmpi). Sets HYMPI_FORTRAN to TRUE when all are

@@ -1,8 +1,10 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # hympi_add_mpi_test(NAME <name> COMMAND <target or program> NP <n> [NODE_SIZE <k>] [ARGS ...]
 #                    [ENV VAR=value ...] [PASS_REGEX <regex>] [EXPECT_FAILURE] [LABELS ...])
 # Runs ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} n ${MPIEXEC_PREFLAGS} <program>
 # ${MPIEXEC_POSTFLAGS} args. NODE_SIZE sets HYMPI_NODE_SIZE (emulated nodes).
-# EXPECT_FAILURE: the job must exit nonzero and print PASS_REGEX (HympiExpectFailure.cmake).
+# The job must exit 0 and print PASS_REGEX when given; with EXPECT_FAILURE it must exit
+# nonzero and print PASS_REGEX (the error that must happen). HympiExpect.cmake judges both.
 #
 # What each MPI needs on this kind of machine goes here, not in library code:
 #  - Open MPI as root: OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM); more ranks than cores: the
@@ -50,6 +52,15 @@ if(HYMPI_SANITIZE)
       "UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1")
 endif()
 
+# hympi_expect_command(<var> <zero|nonzero> <regex> <command> [args...]): sets <var> to a
+# test command that passes only when <command> exits as said (zero, or nonzero: an error
+# that must happen) and its output matches <regex> (may be empty with zero). Every test
+# that looks at output goes through it: ctest's PASS_REGULAR_EXPRESSION ignores the exit code.
+set(HYMPI_EXPECT_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/HympiExpect.cmake)
+function(hympi_expect_command var exit regex)
+  set(${var} ${CMAKE_COMMAND} -DEXIT=${exit} "-DEXPECT=${regex}" -P ${HYMPI_EXPECT_SCRIPT} -- ${ARGN} PARENT_SCOPE)
+endfunction()
+
 function(hympi_add_mpi_test)
   cmake_parse_arguments(T "EXPECT_FAILURE" "NAME;COMMAND;NP;NODE_SIZE;PASS_REGEX;TIMEOUT" "ARGS;ENV;LABELS" ${ARGN})
   set(env ${HYMPI_MPI_ENV} HYMPI_TIMEOUT=60 ${HYMPI_SANITIZE_ENV} ${T_ENV})
@@ -66,15 +77,13 @@ function(hympi_add_mpi_test)
   set(command ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${T_NP} ${MPIEXEC_PREFLAGS}
               ${program} ${MPIEXEC_POSTFLAGS} ${T_ARGS})
   if(T_EXPECT_FAILURE)
-    set(command ${CMAKE_COMMAND} -DEXPECT=${T_PASS_REGEX}
-                -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/HympiExpectFailure.cmake -- ${command})
+    hympi_expect_command(command nonzero "${T_PASS_REGEX}" ${command})
+  elseif(T_PASS_REGEX)
+    hympi_expect_command(command zero "${T_PASS_REGEX}" ${command})
   endif()
   add_test(NAME ${T_NAME} COMMAND ${command})
   set_tests_properties(${T_NAME} PROPERTIES ENVIRONMENT "${env}" TIMEOUT ${T_TIMEOUT}
                        LABELS "mpi;${HYMPI_MPI_FLAVOR};${HYMPI_SANITIZE_LABEL};${T_LABELS}" PROCESSORS ${T_NP})
-  if(T_PASS_REGEX AND NOT T_EXPECT_FAILURE)  # with EXPECT_FAILURE the script checks both
-    set_tests_properties(${T_NAME} PROPERTIES PASS_REGULAR_EXPRESSION "${T_PASS_REGEX}")
-  endif()
 endfunction()
 
 # <prefix>.np<np>, plus .node<k> when k > 0 (emulated nodes of k ranks; NODE_SIZE 0 = real).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # PETSc through pkg-config (Debian: petsc-dev), when it is built on this tree's MPI:
 # PETSc's own headers refuse another MPI's mpi.h, which is the check (Debian's PETSc is
 # built on Open MPI, so the MPICH tree goes without). Sets HYMPI_HAVE_PETSC and the target

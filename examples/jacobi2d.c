@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Jacobi 2D through hympi's C API: the heat relaxation of the C++ jacobi2d
  * (apps/stencil.cpp), u <- u + (f - A u) / 4 with A the 5-point Laplacian, u = 1 on the
  * x = -1 face; same result, bit for bit.

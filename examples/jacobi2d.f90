@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! Jacobi 2D through hympi's Fortran module: the heat relaxation of the C++ jacobi2d
 ! (apps/stencil.cpp), u <- u + (f - A u) / 4 with A the 5-point Laplacian, u = 1 on the
 ! face before x = 1; same result, bit for bit.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # cmake "-DREFERENCE=program|args..." "-DEXAMPLE=program|args..." -P same_bits.cmake
 # Runs the two commands (arguments separated by |) one after the other; each must exit 0
 # and print "bits residual R checksum C" (apps/app_common.cpp's report, the examples' last

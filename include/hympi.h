@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hympi's C API: the whole of the C++ API (include/hympi/hympi.hpp) for C, and the layer
  * the Fortran module and the Python package are built on.
  *
@@ -45,9 +46,7 @@
 extern "C" {
 #endif
 
-#define HYMPI_VERSION_MAJOR 0
-#define HYMPI_VERSION_MINOR 1
-#define HYMPI_VERSION_PATCH 0
+#include "hympi/version.h" /* HYMPI_VERSION_MAJOR, _MINOR, _PATCH, _STRING, HYMPI_VERSION_GE() */
 
 /* --- errors ------------------------------------------------------------------------- */
 enum {
@@ -65,6 +64,10 @@ const char* hympi_last_error_message(void);
 /* The library's version (may differ from the header's HYMPI_VERSION_*); a NULL pointer is
  * skipped. */
 void hympi_version(int* major, int* minor, int* patch);
+/* What this library is, in lines: "hympi 0.2.0 (git <commit at configure time>, <build
+ * type>)", its components, the MPI it was built with and the one it runs with, the
+ * compiler. A static string; callable before MPI_Init and after MPI_Finalize. */
+const char* hympi_configuration(void);
 
 /* --- enums (values match the C++ enums) ---------------------------------------------- */
 typedef enum { HYMPI_FLOAT64 = 0, HYMPI_FLOAT32 = 1, HYMPI_INT32 = 2, HYMPI_INT64 = 3 } hympi_datatype;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hympi's C API of map_ranks (include/hympi/mapping.hpp): ranks mapped to nodes, and inside
  * a node to domains (L3 caches or sockets), by their traffic, and the reordered
  * communicator. In the library hympi_mapping (built when METIS is found; CMake:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hympi for PETSc codes: a PetscSF type "hympi" (libhympi_petsc, CMake component
  * hympi::hympi_petsc, pkg-config hympi_petsc). After PetscInitialize:
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The test mesh of Quaranta & Maddegedara (2021), Section 4.6, Fig. 15: tetrahedra of the
 // unit cube from Gmsh, cached on disk in Gmsh's own MSH 4.1 format (cube-<size>.msh), so
 // each size is made once.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One rank's view of a partitioned mesh, in the layout of a flat MPI FEM code: owned
 // vertices first (ascending global id), then ghosts (the vertices its owned vertices share
 // an edge with, owned elsewhere; ascending global id), and the ghost-update messages of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // hympi-mesh: the cube meshes of Quaranta & Maddegedara (2021) and their partitions,
 // without MPI ranks.
 //   hympi-mesh generate --size 0.05                 mesh (cached) and print its size
@@ -13,6 +14,7 @@
 
 #include "cube_mesh.hpp"
 #include "partition_stats.hpp"
+#include "hympi/hympi.hpp"
 #include "hympi/types.hpp"
 
 namespace {
@@ -40,6 +42,7 @@ int run(int argc, char** argv) {
       ->check(CLI::IsMember({1, 2}));
   stats->add_option("--chunk", chunk, "values per point (1 scalar, 3 vector)")->check(CLI::PositiveNumber);
   app.require_subcommand(1);
+  app.set_version_flag("--version", hympi::configuration());
   CLI11_PARSE(app, argc, argv);
 
   const auto start = std::chrono::steady_clock::now();

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Vertex partitions of a tetrahedral mesh with METIS 5.1 (the version Quaranta &
 // Maddegedara (2021) used): one level (k parts) or two levels (nodes first, then the ranks
 // inside each node, their Section 6.4, so a node's part is one piece and its ranks' parts

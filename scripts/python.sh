@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Builds, installs and tests the Python package with one MPI:
 #   scripts/python.sh openmpi|mpich         venv, pip install ., check, pytest suites
 #   scripts/python.sh openmpi|mpich venv    only the venv (for a build tree configured with

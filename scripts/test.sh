@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The whole test suite, from a fresh machine:
 #   scripts/test.sh          installs dependencies (scripts/deps.sh: Debian's packages as
 #                            root, PyPI's Open MPI 5 and MPICH 5 wheels in .deps/), then

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! What the Fortran module adds to a ghost update over the C API (hympi-bench bindings
 ! measures the C API over C++): one Halo (strategy shm, a ring with 1 KiB of doubles per
 ! neighbour) updated through the module's hympi_halo_update (its checks of contiguity, size

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """What the Python package adds to a ghost update over the C API (hympi-bench bindings
 measures the C API over C++): one Halo (strategy shm, a ring with 1 KiB of doubles per
 neighbour) updated by `halo.update(u)` in a Python loop and by the same C API call in a C++

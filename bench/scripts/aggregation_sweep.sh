@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The aggregation measurements of BENCHMARKS.md: hympi-bench halo-grid (19-point stencil),
 # emulated nodes, flat vs aggregated vs aggregated_odm:
 #  - the fit set, one rank per core (the model has no term for time-sharing): np 2 as two

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """The applications' time split per strategy (and placement): each app is launched several
 times per variant (interleaved: shm, flat_mpi, shm, flat_mpi, ...), and the per-iteration
 compute, ghost-update and reduction times and the communication share are reported as

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """In cache against off cache (hympi-bench --off-cache; Hager & Wellein (2010), 10.5): for
 one implementation of every benchmark and size, its median µs and its median ratio to each
 peer, the median over launches (lowest-highest launch) of the per-launch figures, the

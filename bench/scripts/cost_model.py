@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """The MASHM cost model (Jamroz & Dennis (2016); Hager & Wellein (2010), 9.3.2 and
 10.4.2), fitted by least squares to measured ghost updates, and its prediction of flat vs
 aggregated at node counts that were not run.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # One multicore node's figures (BENCHMARKS.md, "One node of 16 cores"): what a 2-core machine
 # cannot give, one rank per core, pinned. At the largest rank count first (most wanted first,
 # so that a time limit cuts the least wanted):

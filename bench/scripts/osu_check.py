@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Does hympi-bench time the MPI library's own operations as OSU does? Launches, in turn,
 hympi-osu-probe (plain MPI, OSU's method) and hympi-bench (the method of Quaranta &
 Maddegedara (2021)) several times, and compares per operation the median over launches of

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Each MPI at its best: launches hympi-bench barrier and allreduce (hympi beside the MPI
 library's own operation, in one launch) under each of that MPI's own collective settings
 (the table below), several launches each, interleaved, and prints per operation and size

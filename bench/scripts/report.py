@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Plots and a summary table from hympi-bench JSON files (one per MPI library or launch),
 in the style of the figures of Quaranta & Maddegedara (2021):
 

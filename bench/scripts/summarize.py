@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Summarize hympi-bench JSON files of several launches: for every benchmark, size and
 hympi variant, the median over launches of the per-launch median ratio to the MPI
 library's own operation and to every peer and floor, with the lowest and highest launch;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The arithmetic of structured grids, without MPI: stencils, one rank's block of a
 // global grid split over a Cartesian process grid (its points stored with `width` ghost
 // layers around it, the layout of a flat MPI stencil code), and the messages of a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The entry point: topology, shared windows and the collectives of one communicator.
 //
 //   hympi::Context ctx(MPI_COMM_WORLD);            // collective; options from HYMPI_*

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Structured grids: a global 2D or 3D grid of points split in blocks over a Cartesian
 // process grid, each rank's block stored with `width` ghost layers around it (the layout
 // of a flat MPI stencil code), and the ghost-update pattern of a stencil on it.

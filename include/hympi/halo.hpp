@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The ghost (halo) update: every rank keeps its private vector, laid out as in a flat MPI
 // code (owned points, then ghost copies of its neighbours' points); an update copies each
 // neighbour's boundary values into this rank's ghost entries.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Mapping ranks to nodes by their traffic (Quaranta & Maddegedara (2021), Section 7.2: the
 // ranks that exchange the most on the same node, and inside a node the heaviest pairs on
 // cores that share an L3 cache or a socket). A separate include and library: link

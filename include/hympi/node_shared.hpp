@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One read-only array per node that every rank of the node reads: a table, mesh
 // coordinates, material data (the use case of Hoefler et al., "Leveraging MPI's one-sided
 // communication interface for shared-memory programming", section 4). K ranks on a node

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Run-time choices of a hympi::Context. Every field has an environment variable, read by
 // Options::from_env(), so a job can be tuned without recompiling.
 #pragma once

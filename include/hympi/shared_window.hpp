@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // An MPI-3 shared-memory window with hympi's placement rules (docs/design.md, rule 6):
 // MPI_Win_allocate_shared with alloc_shared_noncontig, each rank's segment aligned (by
 // the MPI-4 library through mpi_minimum_memory_alignment, else by hympi: Open MPI 4.1

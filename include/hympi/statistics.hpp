@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Message statistics of a ghost update: how many messages of which size cross node
 // boundaries with one MPI message per rank pair ("flat", MASHM's "Original") and with one
 // per node pair (aggregated), and what stays inside nodes; per-rank spreads in the

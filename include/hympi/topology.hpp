@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Where every rank is: its node (a shared-memory domain, real or emulated), its rank on
 // the node, and the node leaders. Built collectively from any communicator.
 #pragma once

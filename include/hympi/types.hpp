@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Element types, reduction operations and the error type of hympi's public API.
 #pragma once
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """hympi for Python: hybrid MPI+MPI communication for mesh codes (shared memory inside a
 node, MPI between nodes), on numpy arrays and mpi4py communicators.
 
@@ -46,6 +47,7 @@ from ._hympi import (
     TreeShape,
     WaitPolicy,
     Writers,
+    configuration,
     mpi_library_version,
     order_local_ids,
     version,
@@ -61,6 +63,6 @@ __version__ = "{}.{}.{}".format(*version())
 __all__ = [
     "BarrierAlgorithm", "Block", "CartesianGrid", "Context", "Datatype", "Error", "Halo", "HaloMode",
     "HaloStats", "LocalOrdering", "MemoryOrders", "NodeShared", "NodeSharedWrite", "Op", "Options", "Pattern",
-    "Stencil", "Strategy", "Topology", "TreeShape", "WaitPolicy", "Writers", "mpi_library_version",
-    "order_local_ids", "version",
+    "Stencil", "Strategy", "Topology", "TreeShape", "WaitPolicy", "Writers", "configuration",
+    "mpi_library_version", "order_local_ids", "version",
 ] + [name for name in ("map_ranks", "map_ranks_traffic", "reordered_comm") if name in globals()]

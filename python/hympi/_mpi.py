@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """hympi and mpi4py: communicators cross as Fortran handles (``Comm.py2f`` and
 ``Comm.f2py``), which mpi4py 3.1 and 4.x both provide and which need no mpi4py headers or
 C API at build time. The one condition is that hympi and mpi4py use the same MPI

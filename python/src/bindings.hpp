@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The parts of the module hympi._hympi, each bound by its own file; module.cpp calls them
 // in this order (enums and Options first: later signatures use them as defaults).
 #pragma once

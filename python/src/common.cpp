@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The shared pieces of the extension (common.hpp): errors, argument conversions, arrays
 // through the buffer protocol and numpy views of hympi-owned memory.
 #include "common.hpp"

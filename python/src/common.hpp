@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What every part of the extension shares: the C API's error path (hympi.Error), the
 // conversions of Python arguments (enum or name, numpy dtype, integer id arrays), arrays
 // seen zero-copy through the buffer protocol, and numpy views of hympi-owned memory.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // hympi.Context: creation from an mpi4py communicator, topology, the collectives on numpy
 // arrays and Python scalars, and the lifetimes of the objects made from it (context.hpp).
 #include "context.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // hympi.Context (a hympi_context handle) and what its Patterns, Halos and grids share as
 // objects made from it.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // hympi.CartesianGrid: a structured 2-D or 3-D grid split in blocks over a Cartesian
 // process grid, its Block (the padded local box) and the ghost-update pattern of its
 // stencil.

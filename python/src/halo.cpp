@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // hympi.Halo: the ghost update of a Pattern with one strategy, on numpy arrays passed
 // zero-copy (vectors mode) or on its own buffers seen as numpy views (buffers mode,
 // shared_field).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // hympi.map_ranks, hympi.map_ranks_traffic and hympi.reordered_comm (hympi_mapping.h):
 // ranks mapped to nodes by their traffic, as numpy int32 arrays, and the reordered
 // communicator as an mpi4py one. Built when hympi_mapping is (METIS found).

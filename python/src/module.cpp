@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The module hympi._hympi: hympi.Error, the enums, the versions, and the classes bound by
 // the other files of python/src/ (bindings.hpp). Python users import `hympi`
 // (python/hympi/__init__.py), which re-exports all of it.
@@ -62,6 +63,10 @@ NB_MODULE(_hympi, m) {
         return std::make_tuple(major, minor, patch);
       },
       "The hympi library's version (major, minor, patch).");
+  m.def(
+      "configuration", [] { return std::string(hympi_configuration()); },
+      "What this hympi is: version, git commit, build type, components, the MPI it was built with and the one it "
+      "runs with, the compiler (lines).");
   m.def(
       "mpi_library_version",
       [] {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // hympi.NodeShared: one read-only array per node (hympi_node_shared_*), seen as a
 // read-only numpy view, and its refreshes: refresh(write, writers) calls write(part,
 // first) on the writers, `with table.write(writers) as (part, first):` lets the block

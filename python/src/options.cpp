@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // hympi.Options (hympi_options, docs/settings.md) and the enums of its fields.
 #include "bindings.hpp"
 #include "common.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // hympi.Pattern (pattern.hpp): from neighbour lists or from owners, its lists, and
 // hympi.order_local_ids.
 #include "pattern.hpp"

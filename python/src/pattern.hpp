@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // hympi.Pattern: a hympi_pattern handle, made from a Context (Pattern.from_lists,
 // Pattern.from_lists_apart, Pattern.from_owners, order_local_ids, CartesianGrid.pattern). A pattern holds no MPI
 // resource; it is freed when Python drops it or when its Context closes.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Shared pieces of the hympi tests. pytest runs under mpiexec: every rank runs every test
 in the same order, so a test's collective calls match across ranks. A test that expects
 an error catches it itself and then compares the messages of all ranks with mpi4py (no

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Run as a program under mpiexec (ctest python.exit.*), not by pytest:
     exit_paths.py at_exit         objects (and numpy views) left alive at interpreter exit,
                                   where mpi4py finalizes MPI

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """hympi.Context: versions, topology and options against mpi4py, the collectives on numpy
 arrays and Python scalars against mpi4py's Allreduce/Reduce/Bcast (every dtype and op,
 in place, chunked counts, data that changes between calls), argument errors, collective

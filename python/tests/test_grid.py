@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """hympi.CartesianGrid: blocks cover the grid, Block.index/local_shape/owned agree, and the
 ghost update of every stencil fills exactly the ghosts the stencil reads (faces; edges
 for star19; everything for box stencils) with the owners' values, which change between

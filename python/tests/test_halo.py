@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """hympi.Pattern and hympi.Halo: every strategy on a random graph (asymmetric, ranks that
 own nothing, one-way edges, scattered and shuffled ghost ids) against the exact values,
 with data that changes between updates, split begin/end, several fields, every dtype,

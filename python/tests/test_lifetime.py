@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Lifetimes: numpy views keep their Halo alive, close() refuses on every rank while views
 of the memory it would free exist, Context.close() closes what was made from it, closed
 objects raise hympi.Error, and objects Python drops are freed (collectively, at the same

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """hympi.map_ranks, map_ranks_traffic and reordered_comm (built with METIS): the C++ result
 of a known case (tests/package's: 3 1 2 0); on a live pattern where each rank's heavy
 partner is half the communicator away, a permutation that is the same on every rank and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """hympi.NodeShared: every rank reads what the writers wrote, for every dtype, through
 refresh(write) and `with table.write(...)`, by the leader and by slices, with new values
 each time; the array is a read-only view; one copy per node, measured in /proc/self/smaps

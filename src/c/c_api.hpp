@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What the files of the C API (include/hympi.h) share: the handle types, which own the
 // C++ objects, and the helpers every function runs through: guard() (no exception crosses
 // the API; each becomes an error code and the thread's last message), require() (NULL

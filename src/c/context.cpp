@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The C API of hympi::Context: creation, topology, communicators and collectives.
 #include "c/c_api.hpp"
 

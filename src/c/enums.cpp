@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The C enumerations: their values checked and mapped to the C++ enumerations (the same
 // values, asserted below), and their names (those of the C++ API and HYMPI_* variables).
 #include <string>

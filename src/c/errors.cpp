@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The C API's error model (include/hympi.h): the code names, the calling thread's last
 // message, and guard(), which turns whatever a C++ call throws into a code and a message so
 // that no exception crosses the API, and refuses every call but the frees after MPI_Finalize.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The C API of hympi::CartesianGrid: a structured grid's blocks, its ghost-update pattern
 // and its Cartesian communicator.
 #include <algorithm>

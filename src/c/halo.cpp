@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The C API of hympi::Halo: the ghost update with vectors (begin / end / update, one array
 // or separate send and receive arrays) or with its own buffers (zero copy), shm_direct's
 // shared fields, and what the Halo reports. The C++ typed accessors are reached through

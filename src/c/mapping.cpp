@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The C API of hympi/mapping.hpp (include/hympi_mapping.h): map_ranks on a live pattern or
 // on given traffic, and the reordered communicator. Compiled into hympi_mapping, not
 // hympi, so that only programs that map ranks link METIS.

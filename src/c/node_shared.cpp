@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The C API of hympi::NodeShared: one read-only array per node, created with an element
 // type, read through its address, and refreshed by begin_write / end_write around the C
 // caller's own writes (the untyped core, hympi::detail::NodeSharedMemory, whose

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // hympi_options (include/hympi.h) <-> hympi::Options: every field coming from C checked
 // (an out-of-range value is an argument error naming the field), and the options functions.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The C API of hympi::Pattern: made from neighbour lists (one array or separate send and
 // receive arrays) or from owners, inspected, and renumbered (hympi::order_local_ids).
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The barriers whose ranks meet on flags that carry no call descriptor, so the node's
 // CallBoard (call_board.hpp) checks them against the other collectives:
 //  - counter_flat / counter_tree: Quaranta & Maddegedara (2021), Algorithms 1 and 2: every

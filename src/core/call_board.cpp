@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "core/call_board.hpp"
 
 #include "core/memory_order.hpp"

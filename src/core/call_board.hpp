@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What collective call each rank of a node is in, for the one pair of protocols that
 // cannot check each other's arguments: the barriers of board_barrier.hpp (dissemination,
 // the default, and the counter barriers) and the tree collectives (tree_collective.hpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What a collective call looked like on one rank, and the mismatch record that travels
 // through the tree when two ranks disagree (docs/design.md, rule 7).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A channel: one sequence word plus the few metadata words written together with it,
 // alone in its own 128-byte block (two cache lines, so neither the adjacent-line
 // prefetcher nor a neighbouring channel causes false sharing).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A non-owning reference to a callable (like C++26 std::function_ref): no allocation,
 // one indirect call. Empty when default-constructed.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One directed intranode link of the ghost update (Algorithm 4 of Quaranta & Maddegedara
 // (2021), with sequence numbers instead of cleared flags and without its trailing
 // barrier).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Memory-order policies for the shared-memory protocols.
 //
 // Every protocol is a template over one of these policies, so the tuned orders and the

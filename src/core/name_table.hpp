@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The names of an enumeration, one table per enumeration: printing a value (name_of),
 // parsing one (environment variables, command lines) and the "valid: ..." lists of error
 // messages all read the same table, so a new value is added in one place.

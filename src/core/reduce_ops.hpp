@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Element-wise reduction kernels used by the tree collectives: dst = a (op) b.
 // Loops over plain arrays that the compiler vectorizes; `dst` may alias `a`.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Communication trees over the ranks of one node (Quaranta & Maddegedara (2021),
 // Section 3.1, Fig. 3).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Barrier, broadcast, reduce and allreduce inside one node: an up sweep then a down
 // sweep over a tree (Algorithms 2 and 3 of Quaranta & Maddegedara (2021)), with monotonic
 // sequence numbers.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The names of the public element types and reduction operations (hympi/types.hpp).
 #include "core/name_table.hpp"
 #include "hympi/types.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The one wait function of hympi. Every protocol that waits for a peer waits here.
 //
 // Policy (HYMPI_WAIT): spin with a CPU pause, then sched_yield, then sleep on a futex.

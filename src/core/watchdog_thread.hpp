@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The watchdog for waits that cannot poll, such as a blocking MPI call among node leaders:
 // the waiting thread marks the start and the end of the wait; a helper thread wakes every
 // quarter of the timeout and, when one wait has lasted longer than the timeout, calls the

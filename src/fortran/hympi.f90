@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! Module hympi: the Fortran binding of hympi (Fortran 2008 with TS 29113's assumed-type and
 ! assumed-rank arrays, as mpi_f08), over the C API (include/hympi.h) through iso_c_binding.
 !

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! hympi_c_api: include/hympi.h in Fortran, for the hympi module's own use (Fortran codes
 ! `use hympi`, which re-exports the constants). The constants mirror the header's enums
 ! and the bind(C) types its structs; the interfaces bind its functions under the names
@@ -11,7 +12,7 @@ module hympi_c_api
   implicit none
   private
 
-  integer, parameter, public :: HYMPI_VERSION_MAJOR = 0, HYMPI_VERSION_MINOR = 1, HYMPI_VERSION_PATCH = 0
+  include 'hympi_version.inc'  ! HYMPI_VERSION_MAJOR, _MINOR, _PATCH: generated from CMake's project(VERSION)
 
   ! Error codes.
   enum, bind(c)

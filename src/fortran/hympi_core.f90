@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! hympi_core: the handle types of the hympi module and the interfaces of its procedures
 ! that do not depend on an element type; their bodies are in the submodules
 ! hympi_core_{support,context,pattern,halo,grid,node_shared}.f90. The procedures generic over the four

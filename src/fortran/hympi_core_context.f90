@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! The context of the hympi module: creation from a type(MPI_Comm) or an integer handle,
 ! topology, communicators, and the kind-free collectives behind hympi_allreduce,
 ! hympi_reduce and hympi_bcast (hympi_typed.inc).

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! The structured grids of the hympi module: creation by stencil value or name, the block
 ! (begin converted to a 1-based global index), the pattern and the Cartesian communicator.
 submodule (hympi_core) hympi_core_grid

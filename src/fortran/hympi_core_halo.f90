@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! The halos of the hympi module: creation by strategy value or name, the ghost update of
 ! one array holding the halo's fields or of a list of fields (hympi_field_of), of separate
 ! send and receive arrays (hympi_halo_*_apart), buffers

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! The node-shared arrays of the hympi module: creation with a default or 8-byte count, the
 ! refresh's end (with this rank's error, if any) and free, and the kind-free parts of the
 ! typed procedures (hympi_typed.inc): the array's address and the part this rank writes.

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! The patterns of the hympi module: from CSR neighbour lists (one array or separate send
 ! and receive arrays) or from owners, their
 ! neighbour lists read back, and the local ordering. Local point ids are 1-based here and

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! The support of the hympi module: error reporting (ierr or error stop), the binding's own
 ! last message, C strings, names, version, options, and where an array's data is.
 !

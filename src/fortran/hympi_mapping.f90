@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! Module hympi_mapping: map_ranks for Fortran (include/hympi_mapping.h, library
 ! hympi_mapping, built with METIS): ranks mapped to nodes and domains by their traffic,
 ! and the reordered communicator. In the library hympi_mapping_fortran (CMake:

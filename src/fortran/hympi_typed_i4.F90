@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! The element-type generic procedures of the hympi module for integer(c_int32_t): the template
 ! hympi_typed.inc with the element type below.
 #define HYMPI_T integer(c_int32_t)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Blocks of a structured grid and the messages of a stencil's ghost update on them.
 // Invariants: a message's send region on one end and recv region on the other cover the
 // same global points and are both walked x fastest, so the lists agree element by element;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A structured grid over a Context's ranks: MPI_Dims_create picks the process grid,
 // MPI_Cart_create the placement; the pattern names neighbours by their Context rank.
 #include <algorithm>

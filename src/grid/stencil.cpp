@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Stencils: their names (parsed from command lines), dimensions and neighbour offsets.
 #include <string>
 

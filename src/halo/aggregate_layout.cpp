@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "halo/aggregate_layout.hpp"
 
 #include <algorithm>

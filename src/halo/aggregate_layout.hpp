@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The layout of the aggregated exchange's shared regions (halo/aggregated_exchange.hpp),
 // MPI-free: computed from the node's internode traffic, identically on every rank of the
 // node, and by the other node from its own traffic, so that both ends of a node pair agree

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The internode ghost update with one MPI message per node pair (MASHM, Jamroz & Dennis
 // (2016); option 1 of Section 5.3 of Quaranta & Maddegedara (2021)), without MASHM's
 // node-wide fences.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Strategy::automatic: at set-up, times the candidates of the strategy table
 // (halo/strategies.hpp) on scratch vectors and keeps the fastest. Every rank gets the same
 // choice: the fastest by the slowest rank's time. On a single node the internode

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Message layouts pad each message to a cache line, so that no two writers share one.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The order of a Halo's calls on one rank, as a state machine. Vectors, in one array or
 // in separate send and receive arrays (an update ends in the form it began):
 //   idle -> begin(v) -> in_flight -> end(v) -> idle

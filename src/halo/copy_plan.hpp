@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Packing and unpacking, planned once per pattern and run every update. Runs of points
 // that are contiguous on both sides become one memcpy each (Fig. 8: with a good local
 // ordering a neighbour's data is one run); when runs are short (scattered ids, as in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One part of a ghost update: a set of neighbours and how data reaches them. A Halo runs
 // its parts' begin() in order and their end() in reverse, so the internode part (started
 // first) overlaps the intranode copies.

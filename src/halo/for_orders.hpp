@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // An exchange protocol for the memory orders the options ask for (tuned, or all seq_cst
 // for the ablation of Quaranta & Maddegedara (2021); -DHYMPI_FORCE_SEQ_CST forces the
 // latter).

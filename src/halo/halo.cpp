@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The public Halo: the parts of its strategy (halo/halo_parts.hpp, chosen by
 // halo/automatic.hpp for `automatic`), its call order (halo/call_order.hpp) and its
 // argument checks (halo/halo_checks.hpp), released at MPI_Finalize if still alive. A check

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A Halo's argument checks, each with the message the user sees. The set-up's arguments
 // are checked collectively (the same error on every rank, docs/design.md, rule 7); the
 // checks of a call throw on the rank that made it, before anything is sent.

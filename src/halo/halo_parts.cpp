@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "halo/halo_parts.hpp"
 
 #include "mpi/coll/context_access.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What a Halo runs for one strategy: its own communicator (its messages match nothing
 // else) and shared memory (freed with it), the shared fields where the strategy needs
 // them, and the strategy's parts (halo/strategies.hpp): begin() runs the parts in order and

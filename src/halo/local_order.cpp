@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "halo/local_order.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The local ordering of Figs. 8 and 17 of Quaranta & Maddegedara (2021), MPI-free:
 // inner | boundary | ghost, so that most messages are contiguous (one memcpy, see
 // halo/copy_plan.hpp). Neighbours are laid out intranode first, then in list order; a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Ghost update by point-to-point MPI (Algorithm 5 of Quaranta & Maddegedara (2021)):
 // persistent receives started first, then pack and persistent sends; end waits and
 // unpacks. The `flat_mpi` strategy for every neighbour, and the internode part of the

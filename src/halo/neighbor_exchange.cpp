@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "halo/neighbor_exchange.hpp"
 
 #include "mpi/support/mpi_check.hpp"

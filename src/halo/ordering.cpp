@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // hympi::order_local_ids: the local ordering of halo/local_order.hpp, and the pattern
 // renumbered with it (collective: validated again). For patterns of one array.
 #include "halo/local_order.hpp"

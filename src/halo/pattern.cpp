@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Pattern construction and its collective validation (docs/design.md, rule 7: bad input
 // is an error on every rank, never a hang): local checks, then one all-to-all of counts
 // so each receiver compares what its senders will send with what it expects. One array

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What a validated Pattern holds: the lists, and where each neighbour is (same node or not).
 // One array (from_lists, from_owners): send_points == recv_points and `apart` is false;
 // separate arrays (from_lists_apart): send ids index send_points, recv ids recv_points.

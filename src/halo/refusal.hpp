@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A Halo's refusals: how a rank that cannot take part in a ghost update (its arrays failed
 // the checks, or a binding's own checks) ends, with an error, the waits of every rank that
 // would otherwise wait for it until the watchdog.

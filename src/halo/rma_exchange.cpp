@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "halo/rma_exchange.hpp"
 
 #include <atomic>

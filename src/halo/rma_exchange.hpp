@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The intranode ghost update synchronized by MPI's RMA calls instead of atomics
 // (Quaranta & Maddegedara (2021), Section 4.6, Algorithms 6-8): the baselines hympi's
 // shared-memory protocol is measured against.

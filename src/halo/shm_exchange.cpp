@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "halo/shm_exchange.hpp"
 
 #include <unistd.h>

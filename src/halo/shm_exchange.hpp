@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The intranode ghost update through shared memory (strategies shm and shm_direct).
 //
 // shm (Algorithm 4 of Quaranta & Maddegedara (2021), two copies): the sender packs each

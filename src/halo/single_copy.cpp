@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "halo/single_copy.hpp"
 
 #include <sys/prctl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The single-copy path of the shm strategy: a receiver copies a neighbour's points straight
 // out of that neighbour's private array into its own ghosts, with Linux cross-memory attach
 // (process_vm_readv, as Open MPI's smsc/cma and MPICH's CMA path do), instead of the two

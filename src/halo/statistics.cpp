@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "hympi/statistics.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Every ghost-update strategy in one table: its name, what it supports and how its parts
 // are made. The public names (name_of, strategy_from_name, all_strategies), the Halo's
 // argument checks, automatic's candidates and the Halo's construction all read it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "mapping/exact_split.hpp"
 
 #include <metis.h>

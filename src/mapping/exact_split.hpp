@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A cut of some vertices of a rank graph into parts of exact sizes with as few bytes
 // between parts as it finds (the step map_ranks takes per level: nodes, then domains).
 //

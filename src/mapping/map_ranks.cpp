@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // map_ranks on a rank graph (hympi/mapping.hpp), MPI-free: the levels (nodes, then
 // domains) cut one after the other with split_exact, parts matched to groups of processes
 // keeping vertices in place, and the comparison with the current order.

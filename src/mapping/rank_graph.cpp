@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "mapping/rank_graph.hpp"
 
 #include <algorithm>

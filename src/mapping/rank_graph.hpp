@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The rank graph of map_ranks: ranks as vertices, an undirected edge per communicating
 // pair weighted by the bytes of both directions, in CSR form (each edge listed at both
 // ends, neighbours ascending). MPI-free.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The MPI side of hympi/mapping.hpp: a running job's placement (nodes from its Topology,
 // domains from hwloc), map_ranks on a live Pattern, and the reordered communicator.
 #include <string>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "petsc/context_cache.hpp"
 
 #include <memory>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One hympi::Context per communicator, kept as an MPI attribute of that communicator (the
 // PETSc communicator of the SFs that use it): made by the first SF set up on it, freed
 // when the communicator is freed. Both are collective on the communicator, so every rank

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libhympi_petsc_plugin.so: the PetscSF type "hympi" for a PETSc program that neither
 // links hympi nor calls HympiPetscInitialize. PETSc loads a dynamic library named on its
 // options (-dll_append <path> or -dll_prepend <path>, on the command line or in

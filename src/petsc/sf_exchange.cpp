@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "petsc/sf_exchange.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The hympi side of a PetscSF of type "hympi": the SF's graph as a hympi pattern of
 // separate arrays (roots are the send array, leaves the receive array:
 // Pattern::from_lists_apart), the rank's own edges (a leaf whose root is on the same rank)

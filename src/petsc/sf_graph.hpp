@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Reads a PetscSF's graph into hympi's terms (petsc/sf_exchange.hpp, SfGraph): for each
 // other rank, the roots it reads (in the order of its leaves) and my leaves it fills; my
 // own edges apart. Roots referenced by several leaves are sent several times.

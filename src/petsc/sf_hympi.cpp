@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The PetscSF type "hympi" (include/hympi_petsc.h): its operations table and its
 // registration. At set-up it makes an inner PetscSF of type basic on the same graph and,
 // from both, the hympi side (petsc/sf_exchange.hpp). A broadcast with MPI_REPLACE on host

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A PetscSF unit (an MPI datatype) as hympi sees it: `count` contiguous elements of one
 // of hympi's element types, or nothing hympi moves. Predefined types, MPI_Type_dup and
 // MPI_Type_contiguous of them, nested; anything else (vectors, structs, pairs) is for

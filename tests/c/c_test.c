@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Helpers of the C API's test programs (c_test.h). */
 #include "c_test.h"
 

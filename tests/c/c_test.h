@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Helpers of the C API's test programs (tests/c): checks that count failures on this rank,
  * error-code checks that print hympi_last_error_message(), typed element access for the
  * four hympi_datatype values, a check that a message is the same on every rank, and the

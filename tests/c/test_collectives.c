@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The C API's context and collectives against plain MPI: version, error strings, names,
  * options, topology information, the context's communicators (C and Fortran handles), and
  * allreduce / reduce / bcast / barrier for every type and operation, several roots, in

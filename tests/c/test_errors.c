@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The C API's error model: an argument only this rank sees is wrong (a NULL handle or
  * pointer, an unknown enum value or name) -> HYMPI_ERR_ARGUMENT with a message naming the
  * function and the argument: in a collective set-up on every rank (naming the ranks), else

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* C handles alive at MPI_Finalize: MPI_Finalize releases their objects, and freeing the
  * handles afterwards makes no MPI call (ctest fails on any MPI complaint about calls after
  * finalize, and on any "hympi:" message); any other call is refused then (HYMPI_ERR_USAGE).

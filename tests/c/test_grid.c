@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The C API's structured grids: 2D and 3D, every stencil, ghost widths 1 and 2, several
  * element types and chunks, with and without reordering. Blocks against the global grid
  * (they tile it), the Cartesian communicator against its block (C and Fortran handles),

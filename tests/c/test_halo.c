@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The C API's patterns and ghost updates, checked against the exact values after every
  * update and against a plain-MPI exchange of the same lists after the first two and the
  * last: a pattern from lists (a line of ranks, two layers) and one from owners (a small

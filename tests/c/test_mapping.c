@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The C API of map_ranks (include/hympi_mapping.h, library hympi_mapping): on given
  * traffic, the C++ result of a known case (tests/package's: two talking pairs placed
  * across two nodes come back paired); on a live pattern where each rank's heavy partner

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The C API's node-shared arrays (hympi_node_shared_*): every rank reads what the writers
  * wrote, for the four element types, through refreshes by the leader and by slices with
  * new values each time; one copy per node, measured in /proc/self/smaps (the Pss of the

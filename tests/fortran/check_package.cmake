@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs hympi into a scratch prefix, then builds tests/fortran/consumer against it twice
 # and runs each on 2 ranks: with find_package(hympi COMPONENTS Fortran), and with the MPI's
 # mpifort and `pkg-config --cflags --libs hympi-fortran`.

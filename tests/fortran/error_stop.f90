@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! A call that fails without ierr must print "hympi: <message>" and stop the program with a
 ! nonzero exit (ctest checks both). Argument: "name" (an unknown strategy name, this
 ! rank's argument) or "collective" (an allreduce whose count differs on rank 0).

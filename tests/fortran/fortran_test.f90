@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! What the Fortran tests share: expect() records a failed check on this rank (and says
 ! which), test_done() ends a test collectively, printing "fortran-test NAME: passed on N
 ! ranks" on rank 0 (ctest's pass expression) or stopping with the number of failures;

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! The ring the halo tests exchange on, as CSR lists (1-based ids) and as owners: every
 ! rank owns points 1..n with global ids rank*n + 1 .. rank*n + n; with more than one rank,
 ! ghost n+1 is the last point of the left rank and ghost n+2 the first of the right one.

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! The collectives of the Fortran binding against plain MPI on the same data, changing at
 ! every call: allreduce (arrays, scalars, rank 2, in place), reduce and bcast for the four
 ! element types and every op; a context from a type(MPI_Comm) and one from an integer

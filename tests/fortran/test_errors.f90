@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! Errors through ierr: each case checks the code and the message. Arguments only this rank
 ! sees (unknown names and values, a handle that does not exist, non-contiguous arrays,
 ! sizes and element types that do not fit the halo, malformed CSR offsets):

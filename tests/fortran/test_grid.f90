@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! Structured grids from Fortran: a 2D box9 grid of width 2 (stencil by value, real(real64)
 ! array with the ghost layers as its bounds), a 3D star7 grid (by name, 2 integer(int32)
 ! values per point, a rank-4 array) and a 3D star19 grid in shm_direct's shared field (a

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! The ghost update of the Fortran binding on a ring (ring.f90) with 1-based ids, every
 ! update with fresh values checked against the exact ones: strategies by value and by
 ! name, split phase, two fields (one array's last dimension and a list of arrays), the

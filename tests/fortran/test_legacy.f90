@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! The Fortran binding from a code on `use mpi` (integer handles): a context from
 ! MPI_COMM_WORLD, its communicators and a grid's Cartesian communicator as integers,
 ! collectives against MPI's on changing data.

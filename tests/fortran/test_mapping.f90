@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! map_ranks from Fortran (module hympi_mapping): the C++ result of a known case on given
 ! traffic (tests/package's: 3 1 2 0); on a live pattern where each rank's heavy partner is
 ! half the communicator away, a permutation that is the same on every rank and puts each

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! Node-shared arrays from Fortran (hympi_node_shared_*): for real64, real32, int32 and
 ! int64 tables, every rank reads what the leader and then each rank's slice wrote, with new
 ! values at each refresh, through a pointer indexed as the whole array; one copy per node

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Meshes and partitions without MPI: the cached cube mesh reads back, every vertex is owned
 // by exactly one part, the two-level partition keeps each node's ranks together, a rank's
 // ghosts are exactly the other-owned neighbours of its vertices, the message list agrees

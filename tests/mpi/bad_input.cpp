@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Bad input must give a clear error on every rank, never a hang or a crash. One program,
 // one mode per case; ctest checks the printed text (PASS_REGULAR_EXPRESSION).
 //   env     HYMPI_* variable with a bad value (set by the test): Context throws

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Runs a program with process_vm_readv refused by the kernel (a seccomp filter: EPERM, as
  * under Docker's default profile or Yama's ptrace_scope 3), on every rank or on one:
  *   mpiexec -n N deny_single_copy all|RANK program args...

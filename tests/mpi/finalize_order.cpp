@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A plain main(): hympi objects alive at MPI_Finalize are released there, and their
 // destructors afterwards make no MPI call, so the program exits 0 (ctest also fails on any
 // MPI complaint about calls after finalize). argv[1] says which objects outlive MPI_Finalize:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // main() of the MPI GoogleTest programs: rank 0 prints the usual report, the other ranks
 // print their failures only (prefixed with the rank); the exit code is the same on all,
 // and rank 0 prints the verdict of all ranks as its last line.

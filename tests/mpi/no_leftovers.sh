@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Runs a job that must fail (a rank is killed) and checks that it ended and left no file
 # in /dev/shm: no_leftovers.sh <launcher and program ...>. Run alone (ctest RUN_SERIAL):
 # another job's files would count. HYMPI_MPI_OWN_SHM: a glob of the files the MPI library

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // hympi's collectives against the MPI library's on the same data, at any rank count,
 // with real or emulated nodes; then long runs of consecutive calls with changing data
 // and random delays; then the mismatch errors.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Structured grids: block arithmetic (every message agrees with its other end and the
 // ghosts cover exactly what the stencil reads, for process grids far larger than the
 // ranks running), CartesianGrid ghost updates against the exact values, the message

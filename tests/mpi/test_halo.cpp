@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The ghost update, every strategy, against a plain-MPI reference and against the exact
 // expected values: random graphs (asymmetric, empty ranks, send-only and receive-only
 // pairs, scattered ids), structured grids, every element type, chunk 1 and 3, several

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // map_ranks on a live Pattern and the reordered communicator (include/hympi/mapping.hpp):
 // heavy pairs that straddle the (emulated) nodes in rank order share a node after the
 // mapping, the same permutation on every rank; the reordered communicator gives every

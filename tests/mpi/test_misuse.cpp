@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Misuse that must end in the same hympi::Error on every rank at once (never a hang:
 // ctest's HYMPI_TIMEOUT turns one into a watchdog abort, which fails the test), or, for a
 // rank's own call-order mistake, in an error on that rank before any shared state moves.

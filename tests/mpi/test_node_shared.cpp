@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // NodeShared (include/hympi/node_shared.hpp): every rank reads what the writers wrote,
 // through refreshes by the leader and by slices with new values each time; one copy per
 // node, measured in /proc/self/smaps (Rss and Pss of the table's mapping); misuse and a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Topology against what plain MPI says: node groups, leaders, indices, emulated nodes.
 #include <gtest/gtest.h>
 #include <mpi.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Release store / acquire load across processes through a shared window: a ring where
 // each rank publishes a block of changing data to its right neighbour and waits for the
 // left one's, with an acknowledgement before it overwrites its block. 10^5 rounds.

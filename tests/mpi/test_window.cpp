@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Shared windows and the arena: alignment, zero-size segments, peers' pointers, first
 // touch, contiguous (plain MPI) versus hympi's noncontig layout.
 #include <gtest/gtest.h>

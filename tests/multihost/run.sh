@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The hierarchical operations across emulated hosts (scripts/hosts.sh): real separate
 # shared-memory domains, hostnames and a TCP network between them.
 #   run.sh openmpi|mpich MPIEXEC BUILD_DIR HOSTS RANKS_PER_HOST

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs hympi into a scratch prefix, then builds and runs the consumer project with
 # find_package(hympi) twice, as a C++-only and as a C-only project (a C++ and a C program), checks that pkg-config finds hympi.pc, and
 # builds the C program once more with the MPI C compiler and pkg-config's flags alone;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Shared by the package checks (cmake -P scripts): run(cmd...) fails the check with the
 # command's output and keeps its stdout in `last_output`; then hympi is installed from
 # BUILD_DIR into a fresh scratch prefix ${WORK_DIR}/prefix (in `prefix`).

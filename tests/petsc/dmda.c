@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Scenario "dmda": DMGlobalToLocal on DMDA grids, 2D and 3D, star and box stencils, dof 1
  * and 3, stencil width 1 and 2, non-periodic and periodic (periodic grids on one rank read
  * their own roots: the local copy), with values changing every round (hympi); then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Scenario "ghost": VecGhostUpdate on unstructured ghosted vectors (VecCreateGhostBlock,
  * block size 1 and 3): each rank owns a different number of blocks and ghosts random blocks
  * of the others, in random order. Forward INSERT_VALUES (the ghost update: hympi), then

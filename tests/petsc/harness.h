@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The harness of the PETSc test programs. A scenario runs twice in one process: with
  * PetscSF type basic (the reference) and with the type under test (-sf_type on the command
  * line, default hympi), recording what it computes; both records must be bit-identical on

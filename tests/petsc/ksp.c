@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Scenario "ksp": a CG solve (Jacobi preconditioner) of the 5-point Laplacian on a 2D DMDA;
  * the matrix-vector products scatter through the matrix's VecScatter (hympi). Records
  * every iterate and residual norm (a monitor), the iteration count and the solution. */

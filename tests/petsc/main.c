@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* petsc_sf_tests [scenario ...]: the PETSc programs of tests/petsc (sf, ghost, dmda,
  * scatter, ksp; all when none is named), each with PetscSF type basic and the type under
  * test (harness.h); "ltol" only when named (PETSc refuses it for the type). Prints

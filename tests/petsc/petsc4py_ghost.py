@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """A petsc4py program that knows nothing of hympi, run with PETSC_OPTIONS naming the plugin
 (-dll_append <libhympi_petsc_plugin.so> -sf_type hympi): a ghosted vector whose owned
 values change before every forward update (INSERT_VALUES: through hympi) and whose ghost

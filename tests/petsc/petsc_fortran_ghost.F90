@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! A Fortran PETSc program that knows nothing of hympi: a ring VecScatter of values that
 ! change before every update, each update checked, and its scatter's type compared with
 ! the one asked for on the command line (-sf_type, default hympi). Run with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Scenario "scatter": a VecScatter between two arbitrary layouts: x and y split unevenly
  * and differently over the ranks, y's entries scattered to (a random subset, each once) and
  * x's read (random, some several times, some by their own rank), block size 1 and 2.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Scenario "sf": a PetscSF made directly, on a random graph (leaves scattered in a longer
  * leaf array, roots referenced by several leaves and by leaves of their own rank, a rank
  * without roots or leaves), and every operation and path of the type: broadcasts with

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Checks a hympi-bench --json file against the schema the report scripts rely on:
 the machine record, and per benchmark kind the keys and types of its results.
 
@@ -150,7 +151,7 @@ def main():
         kind = bench.get("benchmark", "?")
         seen.add(kind)
         where = f"benchmarks[{i}] ({kind})"
-        if kind in ("barrier", "allreduce", "affinity-allreduce") + HALO_KINDS + PETSC_SCATTER_KINDS:
+        if kind in ("barrier", "allreduce", "affinity-allreduce", "setup-context", "setup-halo") + HALO_KINDS + PETSC_SCATTER_KINDS:
             check(bench, {"bytes": int, "outer": int, "inner": int, "results": list}, where, errors)
             valid = [r.get("implementation") for r in bench.get("results", []) if r.get("valid")]
             for peer in args.peer:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The repository stands on its own: no file points outside it, and the documents that the
 # code cites exist.
 #

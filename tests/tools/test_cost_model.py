@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """bench/scripts/cost_model.py recovers known parameters from synthetic halo-grid records (made
 by the model itself with noise-free times), and its prediction table runs on a stats
 record. Exits non-zero on any mismatch."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """bench/scripts/report.py on the stored samples (a quick hympi-bench run, an apps_split run)
 writes every plot as a PNG and the summary table. Exits non-zero otherwise."""
 import os

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The aggregate-buffer layout (src/halo/aggregate_layout.hpp), MPI-free: both ends of a
 // node pair lay out the same messages at the same offsets, owners name each other, and no
 // rank's region has overlapping parts.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Blocks and stencils of structured grids (include/hympi/block.hpp), MPI-free: blocks
 // tile the grid, and the two ends of every message list the same global points in the
 // same order.

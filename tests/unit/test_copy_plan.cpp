@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Copy plans (src/halo/copy_plan.hpp), MPI-free: contiguous runs become one memcpy each,
 // scattered ids a per-point loop, and both move the same bytes as a plain loop would.
 #include <gtest/gtest.h>

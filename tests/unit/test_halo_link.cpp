@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The intranode ghost-update link (core/halo_link.hpp) over threads, as the two shared-
 // memory strategies use it: one or two send slots (shm), and one-copy reads from
 // the sender's own vector with the sender draining acknowledgements (shm_direct). Every

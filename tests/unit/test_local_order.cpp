@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The local ordering (src/halo/local_order.hpp), MPI-free: inner | boundary | ghost,
 // intranode neighbours first, each neighbour's points and ghosts one range.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // map_ranks on rank graphs (include/hympi/mapping.hpp), without MPI: known optimal cases
 // recovered from a shuffled order (cliques on nodes, sub-cliques on domains, any placement
 // of the nodes), the current order kept when it is already optimal, a valid permutation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The single copy's reads (src/halo/single_copy.hpp), MPI-free: a plan's runs read with
 // process_vm_readv from a forked child's memory give what a memcpy of the same runs gives,
 // more runs than one system call takes, and the failures as error codes (a plan without

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The tree collectives over threads, against values every thread can compute itself:
 // contributions are f(rank, call, index), so each call checks the exact result.
 #include <gtest/gtest.h>

@@ -1,13 +1,45 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "thread_team.hpp"
 
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <atomic>
+#include <cstdio>
 #include <new>
 #include <thread>
 
+#include <gtest/gtest.h>
+
 namespace hympi::test {
+namespace {
+
+/// Teams running now. A failed assertion in one member returns from its body only: the
+/// others would wait for it in the protocol until the watchdog. While a team runs, a
+/// failure ends the test process at once with the assertion's message (gtest_discover_tests
+/// runs each test in a process of its own, so this fails that test alone).
+std::atomic<int> g_teams_running{0};  // relaxed: read by the failing thread of the team itself
+
+class FailFast : public ::testing::EmptyTestEventListener {
+  void OnTestPartResult(const ::testing::TestPartResult& result) override {
+    if (!result.failed() || g_teams_running.load(std::memory_order_relaxed) == 0) return;
+    std::fprintf(stderr, "%s:%d: Failure in a thread of a team\n%s\nthread team: stopped at the first failure\n",
+                 result.file_name() ? result.file_name() : "?", result.line_number(), result.message());
+    std::fflush(stderr);
+    std::_Exit(1);
+  }
+};
+
+void install_fail_fast() {
+  static const bool installed = [] {
+    ::testing::UnitTest::GetInstance()->listeners().Append(new FailFast);  // gtest owns it
+    return true;
+  }();
+  (void)installed;
+}
+
+}  // namespace
 
 ThreadTeam::ThreadTeam(int size, std::size_t buffer_bytes) {
   for (int r = 0; r < size; ++r) {
@@ -32,6 +64,8 @@ std::vector<int> ThreadTeam::ranks() const {
 }
 
 void ThreadTeam::run(const std::function<void(int)>& body) {
+  install_fail_fast();
+  g_teams_running.fetch_add(1, std::memory_order_relaxed);  // relaxed: see g_teams_running
   std::vector<std::exception_ptr> errors(participants_.size());
   std::vector<std::thread> threads;
   for (int r = 0; r < size(); ++r)
@@ -43,6 +77,7 @@ void ThreadTeam::run(const std::function<void(int)>& body) {
       }
     });
   for (auto& t : threads) t.join();
+  g_teams_running.fetch_sub(1, std::memory_order_relaxed);  // relaxed: see g_teams_running
   for (auto& e : errors)
     if (e) std::rethrow_exception(e);
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The thread backend of the core protocols: N threads stand in for the N ranks of a node,
 // plain aligned memory for their shared segments. Fast, and ThreadSanitizer can see it.
 #pragma once
@@ -22,7 +23,8 @@ class ThreadTeam {
   const std::vector<core::Participant>& participants() const { return participants_; }
   std::vector<int> ranks() const;
 
-  /// Runs body(rank) on size() threads; rethrows the first exception after all joined.
+  /// Runs body(rank) on size() threads; rethrows the first exception after all joined. A
+  /// failed gtest assertion in any thread ends the test process at once with its message.
   void run(const std::function<void(int rank)>& body);
 
  private:

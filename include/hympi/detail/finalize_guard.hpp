@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // hympi objects alive at MPI_Finalize. A code that declares its Context or Halo in main()
 // destroys it after `MPI_Finalize(); return 0;`, when no MPI call is allowed any more.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The Context: topology, arena, intranode engine, and the internode part of each
 // collective as a leader step (Algorithms 9 and 10 of Quaranta & Maddegedara (2021)): the
 // node's tree root runs it between the up and the down sweep, with MPI among node leaders.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What hympi's own components (the ghost update) need from a Context beyond its public
 // API: the wait settings every protocol of the Context uses.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "mpi/coll/core_config.hpp"
 
 namespace hympi::mpi {

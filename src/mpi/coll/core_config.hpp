@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The core protocols' settings from a Context's Options: src/core has its own small
 // config structs (WaitConfig, TreeSpec) and knows nothing of hympi::Options.
 #pragma once

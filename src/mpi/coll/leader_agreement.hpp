@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Among node leaders: did every node call the same collective with the same arguments,
 // and did any node find a mismatch inside? A header of 5 integers, reduced with MAX
 // (LeaderCheck sends it): (failed, desc, -desc) agrees iff no node failed and

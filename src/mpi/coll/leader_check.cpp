@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "mpi/coll/leader_check.hpp"
 
 #include <cstring>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The leaders' argument check (HYMPI_VERIFY), one MPI_Allreduce of a fixed-size packet
 // [CheckHeader | payload] with a user-defined op, for every collective:
 //  - the packet has the same size on every leader, whatever collective or count each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // MPI among node leaders, with a watchdog over every wait:
 //  - the node has a core per rank: MPI's blocking collectives (its tuned algorithms; its
 //    nonblocking ones cost about 1.5x here), with a WatchdogThread over the call;

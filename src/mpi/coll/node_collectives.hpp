@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The intranode engine of a Context: the shared blocks and buffers of every rank of the
 // node (one arena allocation each), the tree, and the protocol objects, for the memory
 // orders the options ask for, and the sweep numbers they share (a TreeCollective's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "mpi/node/domains.hpp"
 
 #include <hwloc.h>
@@ -10,15 +11,37 @@
 namespace hympi::mpi {
 namespace {
 
+/// The machine's hwloc topology, loaded once per process (loading it is what made a
+/// Context cost tens of milliseconds; the hardware does not change while a job runs), or
+/// null when hwloc cannot load it. Thread-safe: a function-local static.
+hwloc_topology_t machine() {
+  struct Loaded {
+    hwloc_topology_t topology = nullptr;
+    Loaded() {
+      if (hwloc_topology_init(&topology) != 0) {
+        topology = nullptr;
+      } else if (hwloc_topology_load(topology) != 0) {
+        hwloc_topology_destroy(topology);
+        topology = nullptr;
+      }
+    }
+    ~Loaded() {
+      if (topology) hwloc_topology_destroy(topology);
+    }
+  };
+  static const Loaded loaded;
+  return loaded.topology;
+}
+
 /// Logical index of the L3 cache (or, lacking one, the package) that holds this
-/// process's whole CPU binding; -1 when the binding spans several, or is unknown.
+/// process's whole CPU binding; -1 when the binding spans several, or is unknown. The
+/// binding is read at each call: a program may rebind between Contexts.
 int my_domain() {
-  hwloc_topology_t topology;
-  if (hwloc_topology_init(&topology) != 0) return -1;
+  hwloc_topology_t topology = machine();
+  if (!topology) return -1;
   int domain = -1;
   hwloc_bitmap_t bound = hwloc_bitmap_alloc();
-  if (hwloc_topology_load(topology) == 0 &&
-      hwloc_get_cpubind(topology, bound, HWLOC_CPUBIND_PROCESS) == 0) {
+  if (hwloc_get_cpubind(topology, bound, HWLOC_CPUBIND_PROCESS) == 0) {
     for (hwloc_obj_type_t type : {HWLOC_OBJ_L3CACHE, HWLOC_OBJ_PACKAGE}) {
       if (hwloc_get_nbobjs_by_type(topology, type) < 1) continue;
       hwloc_obj_t obj = hwloc_get_next_obj_covering_cpuset_by_type(topology, bound, type, nullptr);
@@ -27,7 +50,6 @@ int my_domain() {
     }
   }
   hwloc_bitmap_free(bound);
-  hwloc_topology_destroy(topology);
   return domain;
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Groups the ranks of a node by the socket / L3 domain they are bound to (hwloc), so the
 // intranode tree keeps most parent-child pairs inside one domain (Quaranta & Maddegedara
 // (2021), Sections 3.1 and 4.4).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Sub-allocation from few shared windows (MPI implementations cap how many windows a
 // job may create). Collective on a node: each rank asks for its own size; every rank
 // gets its region and a pointer to each peer's. Regions live as long as the arena.

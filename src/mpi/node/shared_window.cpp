@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "hympi/shared_window.hpp"
 
 #include <sys/statvfs.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "mpi/support/collective_error.hpp"
 
 #include "mpi/support/mpi_check.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "hympi/detail/finalize_guard.hpp"
 
 #include <mpi.h>

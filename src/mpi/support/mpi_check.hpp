@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Turns an MPI error code into hympi::Error with the MPI library's own text.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // hympi's element types and operations as MPI handles.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Where a link's words are in shared memory, told to the other end: every rank writes, for
 // each rank of its node, K offsets into its own segment (the words it keeps for that
 // peer) and one MPI_Alltoall on the node tells each peer its K. Each rank then finds its

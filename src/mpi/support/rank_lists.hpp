@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Lists of different lengths between ranks: every rank's list to every rank (allgather),
 // to one root (gather), or one list per destination (all-to-all). The counts go first,
 // then the items at the prefix sums of the counts. Items are trivially copyable and move

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "mpi/support/requests.hpp"
 
 #include "mpi/support/mpi_check.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Completing MPI requests under hympi's wait policy and watchdog: MPI_Testall
 // polled through core::poll_until, so oversubscribed ranks yield (MPICH's MPI_Waitall
 // never does) and a peer that never sends is reported with the operation and the rank.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "mpi/support/setup_agreement.hpp"
 
 #include <map>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Arguments of a collective set-up (a Context, Pattern, Halo, CartesianGrid,
 // SharedWindow, NodeShared, reordered_comm) that must be the same on every rank, checked
 // in one MPI_Allgather that is the set-up's first collective call:

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! The smallest Fortran code on an installed hympi: prints the sum of rank + 1 and the
 ! build system named on its command line.
 program consumer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A C PETSc program with the PetscSF type hympi: one root broadcast to rank 0's leaf on
  * every rank. */
 #include <hympi_petsc.h>

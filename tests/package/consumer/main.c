@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The C API from an installed hympi: built with find_package(hympi) (CMakeLists.txt) and
  * with the MPI C compiler and pkg-config (check_package.cmake). */
 #include <hympi.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // map_ranks through find_package(hympi COMPONENTS mapping): two pairs of ranks that talk,
 // placed across two nodes of two, come back paired on a node (0 2 | 1 3, or 3 1 | 2 0).
 #include <hympi/mapping.hpp>

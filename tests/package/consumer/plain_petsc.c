@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A PETSc program that knows nothing of hympi: its SF takes the type from the options
  * database. Run with -dll_append <libdir>/libhympi_petsc_plugin.so -sf_type hympi, PETSc
  * loads the type itself. Broadcasts rank 0's root to a leaf on every rank. */
