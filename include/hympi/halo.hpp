@@ -45,10 +45,11 @@
 // constructed in a different order on different ranks): hympi::Error on every rank; a
 // set-up that fails after that on one rank (memory for its buffers, a local MPI call)
 // fails on every rank too, naming it, and leaves nothing behind.
-// begin(v) twice, end(v) without begin(v), update(v) between them, an update begun with
-// one form and ended with the other throw on the rank that did it, before anything is sent.
-// Arrays that fail the checks of begin/end/update on one rank (their number, their element
-// type, shm_direct's shared fields) end the update on every rank that waits for that rank:
+// A call out of order on one rank (begin(v) twice, end(v) without begin(v), update(v)
+// between them, an update begun with one form and ended with the other, a buffers-mode call
+// on a vectors Halo or out of acquire/begin_buffers/end_buffers) and arrays that fail the
+// checks of begin/end/update on one rank (their number, their element type, shm_direct's
+// shared fields) end the update on every rank that waits for that rank:
 // it throws its own reason, they throw hympi::Error naming it ("rank R could not take part
 // in a ghost update: ..."), within the waits' polling interval instead of the watchdog,
 // and the Halo cannot be used any more on any of them (free it on every rank, make a new
@@ -243,7 +244,8 @@ class Halo {
   // A message holds field 0, then field 1, ...: for each point of the sender's send list,
   // in order, `chunk` values. For aggregated strategies an internode buffer is the rank's
   // part of the node-pair message itself. Strategies: shm, aggregated, aggregated_odm,
-  // flat_mpi and automatic; calls out of this order throw hympi::Error.
+  // flat_mpi and automatic; calls out of this order throw hympi::Error and refuse the
+  // update (as above); send_buffer and recv_buffer out of it throw on this rank alone.
   void acquire();
   /// This rank cannot take part in the next update (or the rest of this one): the ranks
   /// that wait for it throw hympi::Error with `reason` and this rank's number instead of

@@ -16,8 +16,6 @@
 namespace hympi::halo {
 namespace {
 
-constexpr int kTag = 7412;
-
 /// A group of the layout and this rank's parts of it, resolved at setup: its plan and the
 /// part's offset in the region.
 struct Region : Group {
@@ -33,7 +31,8 @@ class AggregatedExchange final : public Exchange {
         topo_(setup.topology),
         self_(setup.topology.node_rank()),
         fields_(setup.fields),
-        comm_(setup.comm) {
+        comm_(setup.comm),
+        tag_(setup.tag + Tag::node_pair) {
     // Everyone's internode traffic on this node, laid out the same way on every rank.
     std::vector<Traffic> mine;
     for (const PeerPlan& p : peers_)
@@ -166,9 +165,9 @@ class AggregatedExchange final : public Exchange {
     std::byte* region = region_.local + g.region_at;
     MPI_Request request;
     if (send)
-      mpi::check(MPI_Send_init(region, int(g.bytes), MPI_BYTE, g.remote_owner, kTag, comm_, &request), "MPI_Send_init");
+      mpi::check(MPI_Send_init(region, int(g.bytes), MPI_BYTE, g.remote_owner, tag_, comm_, &request), "MPI_Send_init");
     else
-      mpi::check(MPI_Recv_init(region, int(g.bytes), MPI_BYTE, g.remote_owner, kTag, comm_, &request), "MPI_Recv_init");
+      mpi::check(MPI_Recv_init(region, int(g.bytes), MPI_BYTE, g.remote_owner, tag_, comm_, &request), "MPI_Recv_init");
     (send ? send_requests_ : recv_requests_).push_back(request);
   }
 
@@ -201,6 +200,7 @@ class AggregatedExchange final : public Exchange {
   const Topology& topo_;
   int self_, fields_;
   MPI_Comm comm_;
+  int tag_;  // the node-pair messages' (ExchangeSetup::tag)
   std::vector<Region> send_, recv_;
   HaloStats stats_;
   mpi::SharedRegion region_;

@@ -7,7 +7,8 @@
 //   idle | received -> acquire() -> filling (send_buffer) -> begin_buffers() -> in_flight
 //   -> end_buffers() -> received (recv_buffer) -> acquire() ...
 // A call out of order (or of the other mode) throws hympi::Error on the rank that made it,
-// before anything is sent: the others are not involved yet.
+// before anything is sent; the Halo (halo.cpp) then refuses the update, so that the ranks
+// waiting for this one's part of it fail with the error too (halo/refusal.hpp).
 #pragma once
 
 #include <cstdint>

@@ -18,10 +18,16 @@
 #include "hympi/options.hpp"
 #include "hympi/topology.hpp"
 #include "mpi/node/shared_arena.hpp"
+#include "mpi/support/tag_blocks.hpp"
 
 namespace hympi::halo {
 
 class Refusals;
+
+/// A Halo's tags, offsets from ExchangeSetup::tag (its block of mpi::TagBlocks): the one
+/// place they are listed.
+enum Tag : int { data = 0, node_pair = 1, refusal = 2 };
+static_assert(Tag::refusal < mpi::TagBlocks::kTagsPerBlock, "a Halo's tags fit its block");
 
 /// The arrays of one update, one pointer per field: each part packs the points it sends
 /// from `send` and unpacks the points it receives into `recv`. The one-array form passes
@@ -36,8 +42,9 @@ struct Arrays {
 struct ExchangeSetup {
   const Pattern::Data& pattern;
   const Topology& topology;
-  MPI_Comm comm;                               // the Halo's own: its messages match nothing else
-  mpi::SharedArena& arena;                     // the Halo's own: freed with it
+  MPI_Comm comm;                               // shared by the Context's Halos: collectives, and
+  int tag;                                     // messages on the Halo's tags (tag + Tag::...)
+  mpi::ArenaLease& arena;                      // the Halo's regions of the Context's arena
   std::span<const mpi::SharedRegion> vectors;  // the shared fields (shm_direct), every node rank's
   core::WaitConfig wait;                       // its interrupt: `refusals`
   Refusals& refusals;                          // the Halo's (halo/refusal.hpp)

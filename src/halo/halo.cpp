@@ -2,8 +2,8 @@
 // The public Halo: the parts of its strategy (halo/halo_parts.hpp, chosen by
 // halo/automatic.hpp for `automatic`), its call order (halo/call_order.hpp) and its
 // argument checks (halo/halo_checks.hpp), released at MPI_Finalize if still alive. A check
-// that fails in an update refuses it (halo/refusal.hpp): this rank and every rank a refusal
-// reaches keep the message in `broken`, and every later call throws it.
+// that fails in an update, or a call out of order, refuses it (halo/refusal.hpp): this rank
+// and every rank a refusal reaches keep the message in `broken`, and every later call throws it.
 #include "hympi/halo.hpp"
 
 #include <cstdio>
@@ -48,10 +48,12 @@ struct Halo::Impl {
   }
 
   /// `work` as `call`, unless the Halo is broken; a refusal that ends one of its waits
-  /// breaks it.
+  /// breaks it. A call out of order refuses the update: the neighbours that wait for this
+  /// rank's part of it (a begin it did not make, an end it made twice) fail with the error
+  /// naming this rank instead of waiting for the watchdog.
   template <class Work>
   void guarded(HaloCall call, Work&& work) {
-    if (!broken.empty()) throw Error(broken);
+    checked([&] { order.check(call); });
     try {
       order.run(call, work);
     } catch (const halo::Refused& e) {

@@ -7,32 +7,36 @@
 namespace hympi::halo {
 
 HaloParts::HaloParts(const Pattern::Data& pattern, int fields, HaloMode mode)
-    : pattern_(pattern), fields_(fields), mode_(mode) {
-  mpi::check(MPI_Comm_dup(pattern.context->topology().world(), &comm_), "MPI_Comm_dup (Halo)");
+    : pattern_(pattern),
+      fields_(fields),
+      mode_(mode),
+      channels_(&detail::ContextAccess::tag_blocks(*pattern.context)),
+      arena_(detail::ContextAccess::arena(*pattern.context)) {
   told_ = node_internode_neighbors(pattern, pattern.context->topology());
+  block_ = channels_->take();  // last: nothing after it can throw
 }
 
 HaloParts::~HaloParts() { free(); }
 
 void HaloParts::free() {
-  // After a refusal, messages nobody will receive may wait on the communicator (a refusal
-  // sent to a rank that never probed for it, data for a receive a refusal ended), and MPI
-  // may give a freed communicator's context to the next one, where they would match its
-  // receives: when any rank posted or found a refusal, every rank leaves the communicator
-  // alive (one per refused Halo).
+  // After a refusal, messages nobody will receive may wait on the Halo's tags (a refusal
+  // sent to a rank that never probed for it, data for a receive a refusal ended): when any
+  // rank posted or found a refusal, every rank gives the tag block back dirty, never to be
+  // used again (mpi/support/tag_blocks.hpp).
   int refused = refusals_ && refusals_->seen() ? 1 : 0;
-  if (comm_ != MPI_COMM_NULL && !parts_.empty()) {
+  if (block_.comm != MPI_COMM_NULL && !parts_.empty()) {
     for (auto& part : parts_) part->cancel_receives();
-    // Also the wait for every rank's receives to be over: sends still in flight never match (Exchange).
-    MPI_Allreduce(MPI_IN_PLACE, &refused, 1, MPI_INT, MPI_MAX, comm_);
+    // Also the wait for every rank's receives and reads to be over: sends still in flight
+    // never match (Exchange), and no rank touches the shared regions returned below.
+    MPI_Allreduce(MPI_IN_PLACE, &refused, 1, MPI_INT, MPI_MAX, block_.comm);
     for (auto& part : parts_) part->close(refused != 0);
   }
   parts_.clear();
   refusals_.reset();
   vectors_.clear();
-  arena_.reset();
-  if (comm_ != MPI_COMM_NULL && !refused) MPI_Comm_free(&comm_);
-  comm_ = MPI_COMM_NULL;
+  arena_.release();
+  if (block_.comm != MPI_COMM_NULL) channels_->give_back(block_, refused != 0);
+  block_ = {};
 }
 
 void HaloParts::build(Strategy strategy) {
@@ -41,17 +45,17 @@ void HaloParts::build(Strategy strategy) {
   vectors_.clear();
   Context& context = *pattern_.context;
   const Topology& topo = context.topology();
-  arena_ = std::make_unique<mpi::SharedArena>(topo.node(), kSlabBytes);
-  refusals_ = std::make_unique<Refusals>(pattern_, told_, comm_, *arena_);
+  arena_.release();  // automatic's trials: every rank rebuilds, the regions of the last one go
+  refusals_ = std::make_unique<Refusals>(pattern_, told_, block_.comm, block_.tag + Tag::refusal, arena_);
   if (!info(strategy).private_vectors)
     for (int f = 0; f < fields_; ++f)
-      vectors_.push_back(arena_->allocate(std::size_t(pattern_.send_points) * pattern_.point_bytes, 4096));
+      vectors_.push_back(arena_.allocate(std::size_t(pattern_.send_points) * pattern_.point_bytes, 4096));
   core::WaitConfig wait = detail::ContextAccess::wait(context);
   wait.interrupt = refusals_.get();  // every wait of the parts ends when a refusal reaches it
   // Zero-copy Halos' data lives in the slots: no single copy.
   const std::size_t single_copy = mode_ == HaloMode::vectors ? context.options().single_copy_bytes : 0;
-  const ExchangeSetup setup{pattern_, topo, comm_, *arena_, vectors_, wait, *refusals_, context.options().orders,
-                            fields_, single_copy};
+  const ExchangeSetup setup{pattern_,  topo,   block_.comm, block_.tag, arena_, vectors_, wait, *refusals_,
+                            context.options().orders, fields_, single_copy};
   parts_ = info(strategy).make(setup);
   stats_ = {};
   for (const auto& part : parts_) add_stats(stats_, part->stats());

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// What a Halo runs for one strategy: its own communicator (its messages match nothing
-// else) and shared memory (freed with it), the shared fields where the strategy needs
-// them, and the strategy's parts (halo/strategies.hpp): begin() runs the parts in order and
-// end() in reverse, so the internode part, started first, overlaps the intranode copies.
+// What a Halo runs for one strategy: its block of tags on the Context's shared
+// communicators (its messages match nothing else: mpi/support/tag_blocks.hpp) and its
+// regions of the Context's shared memory (returned when it goes), the shared fields where
+// the strategy needs them, and the strategy's parts (halo/strategies.hpp): begin() runs the
+// parts in order and end() in reverse, so the internode part, started first, overlaps the
+// intranode copies. A Halo holds no communicator and no window of its own (the baselines
+// neighbor and rma_* make theirs: what their MPI calls need).
 #pragma once
 
 #include <mpi.h>
@@ -20,7 +23,7 @@ namespace hympi::halo {
 
 class HaloParts {
  public:
-  /// Collective (it duplicates the pattern's communicator).
+  /// Collective.
   HaloParts(const Pattern::Data& pattern, int fields, HaloMode mode);
   /// Collective.
   ~HaloParts();
@@ -29,7 +32,7 @@ class HaloParts {
 
   /// Collective. Replaces the parts, the shared memory and the stats by those of `strategy`.
   void build(Strategy strategy);
-  /// Collective: frees the parts, the shared memory and the communicator; idempotent.
+  /// Collective: frees the parts, returns the shared memory and the tags; idempotent.
   void free();
 
   const Pattern::Data& pattern() const { return pattern_; }
@@ -54,13 +57,12 @@ class HaloParts {
   std::byte* shared_field(std::size_t f) const { return vectors_[f].local; }
 
  private:
-  static constexpr std::size_t kSlabBytes = 64 << 10;  // per rank; larger requests get their own
-
   const Pattern::Data& pattern_;
   int fields_;
   HaloMode mode_;
-  MPI_Comm comm_ = MPI_COMM_NULL;
-  std::unique_ptr<mpi::SharedArena> arena_;
+  mpi::TagBlocks* channels_ = nullptr;      // the Context's
+  mpi::TagBlock block_;                     // taken from channels_ until free()
+  mpi::ArenaLease arena_;                   // regions of the Context's arena
   std::vector<int> told_;                   // node_internode_neighbors: a refusal's addressees
   std::unique_ptr<Refusals> refusals_;      // the parts' waits check it: freed after them
   std::vector<mpi::SharedRegion> vectors_;  // shared fields, every node rank's

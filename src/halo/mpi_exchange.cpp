@@ -10,8 +10,6 @@
 namespace hympi::halo {
 namespace {
 
-constexpr int kTag = 7411;  // the Halo's own communicator carries nothing else
-
 class MpiExchange final : public Exchange {
  public:
   MpiExchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup)
@@ -43,14 +41,14 @@ class MpiExchange final : public Exchange {
       recv_at_.push_back(r);
       if (in > 0) {
         recv_requests_.emplace_back();
-        mpi::check(MPI_Recv_init(recv_buffer_.data() + r, int(in), MPI_BYTE, p.rank, kTag, setup.comm,
-                                 &recv_requests_.back()),
+        mpi::check(MPI_Recv_init(recv_buffer_.data() + r, int(in), MPI_BYTE, p.rank, setup.tag + Tag::data,
+                                 setup.comm, &recv_requests_.back()),
                    "MPI_Recv_init (ghost update)");
       }
       if (out > 0) {
         send_requests_.emplace_back();
-        mpi::check(MPI_Send_init(send_buffer_.data() + s, int(out), MPI_BYTE, p.rank, kTag, setup.comm,
-                                 &send_requests_.back()),
+        mpi::check(MPI_Send_init(send_buffer_.data() + s, int(out), MPI_BYTE, p.rank, setup.tag + Tag::data,
+                                 setup.comm, &send_requests_.back()),
                    "MPI_Send_init (ghost update)");
       }
       s += line_up(out);

@@ -12,7 +12,6 @@
 namespace hympi::halo {
 namespace {
 
-constexpr int kTag = 7413;  // the Halo's communicator: 7411 and 7412 are its exchanges'
 constexpr std::size_t kTextBytes = 1024;
 constexpr uint64_t kWriting = 1, kPosted = 2;
 
@@ -42,8 +41,9 @@ std::vector<int> node_internode_neighbors(const Pattern::Data& pattern, const To
   return all;
 }
 
-Refusals::Refusals(const Pattern::Data& pattern, std::vector<int> told, MPI_Comm comm, mpi::SharedArena& arena)
-    : comm_(comm), told_(std::move(told)) {
+Refusals::Refusals(const Pattern::Data& pattern, std::vector<int> told, MPI_Comm comm, int tag,
+                   mpi::ArenaLease& arena)
+    : comm_(comm), tag_(tag), told_(std::move(told)) {
   // The arena zeroes what it allocates: state 0 before any rank learns where the record is.
   record_ = reinterpret_cast<Record*>(arena.allocate(sizeof(Record), 64).peers[0]);
   // Neighbours are mutual: only a rank with internode neighbours is ever told.
@@ -81,7 +81,7 @@ void Refusals::post(const std::string& message) {
   std::memcpy(text_.get(), message.data(), n);
   for (int rank : told_) {
     sends_.emplace_back();
-    mpi::check(MPI_Isend(text_.get(), int(n), MPI_CHAR, rank, kTag, comm_, &sends_.back()),
+    mpi::check(MPI_Isend(text_.get(), int(n), MPI_CHAR, rank, tag_, comm_, &sends_.back()),
                "MPI_Isend (Halo refusal)");
   }
   join_to_stop();
@@ -109,12 +109,12 @@ void Refusals::check() {
   if (!probe_) return;
   int flag = 0;
   MPI_Status status;
-  mpi::check(MPI_Iprobe(MPI_ANY_SOURCE, kTag, comm_, &flag, &status), "MPI_Iprobe (Halo refusal)");
+  mpi::check(MPI_Iprobe(MPI_ANY_SOURCE, tag_, comm_, &flag, &status), "MPI_Iprobe (Halo refusal)");
   if (!flag) return;
   int n = 0;
   MPI_Get_count(&status, MPI_CHAR, &n);
   std::string text(std::size_t(n), '\0');
-  mpi::check(MPI_Recv(text.data(), n, MPI_CHAR, status.MPI_SOURCE, kTag, comm_, MPI_STATUS_IGNORE),
+  mpi::check(MPI_Recv(text.data(), n, MPI_CHAR, status.MPI_SOURCE, tag_, comm_, MPI_STATUS_IGNORE),
              "MPI_Recv (Halo refusal)");
   post(text);  // this node's ranks, and the nodes they exchange with, learn it from here on
   throw Refused(text);

@@ -14,7 +14,7 @@
 //    (state 0 -> kWriting), writes the message, then publishes it (kPosted, release); every
 //    rank of the node reads it (acquire) in its waits. A rank that finds kWriting finds it
 //    posted at a later check.
-//  - The claiming rank also sends the message (kTag, the Halo's communicator) to every rank
+//  - The claiming rank also sends the message (the Halo's refusal tag) to every rank
 //    on another node that any rank of its node exchanges ghosts with (the node's internode
 //    neighbours, gathered at set-up), and only to those: every rank that waits for a rank
 //    of this node, directly or through an aggregated node-pair message, is one of them.
@@ -33,9 +33,10 @@
 //    every rank of the node makes the same number of calls. Other strategies: stop = 0.
 //  - Messages nobody receives are left to MPI (small, so sent eagerly); a send not complete
 //    when the Halo is freed is freed unfinished and its text leaked, as MPI may still read it.
-//    When any rank posted or found a refusal, every rank leaves the Halo's communicator
-//    alive when the Halo is freed (halo_parts.cpp: they learn it in the free's allreduce),
-//    so MPI cannot give its context, where such messages may wait, to a new communicator.
+//    When any rank posted or found a refusal, every rank gives the Halo's tag block back
+//    dirty when the Halo is freed (halo_parts.cpp: they learn it in the free's allreduce):
+//    it is never used again, and its communicator outlives the Context
+//    (mpi/support/tag_blocks.hpp), so no later message can match one that waits there.
 #pragma once
 
 #include <mpi.h>
@@ -75,7 +76,8 @@ class NodeSync {
 class Refusals final : public core::WaitInterrupt {
  public:
   /// Collective on the node (the record). `told`: node_internode_neighbors.
-  Refusals(const Pattern::Data& pattern, std::vector<int> told, MPI_Comm comm, mpi::SharedArena& arena);
+  /// `tag`: the refusals' (ExchangeSetup::tag + Tag::refusal).
+  Refusals(const Pattern::Data& pattern, std::vector<int> told, MPI_Comm comm, int tag, mpi::ArenaLease& arena);
   ~Refusals();
   Refusals(const Refusals&) = delete;
   Refusals& operator=(const Refusals&) = delete;
@@ -104,6 +106,7 @@ class Refusals final : public core::WaitInterrupt {
   void join_to_stop();
 
   MPI_Comm comm_;
+  int tag_;
   Record* record_;                  // the node's, in node rank 0's segment
   NodeSync* sync_ = nullptr;        // attach()
   uint64_t synced_ = 0;             // node-wide calls made (synced() and joined)

@@ -16,8 +16,9 @@
 // acknowledgement, because after end() returns the user overwrites the points it sends.
 //
 // Link protocol and its invariants: core/halo_link.hpp. Channels and slots are
-// sub-allocated from the Context's arena: each rank's control words and slots in its own
-// segment, first-touched by it.
+// sub-allocated from the shared memory the Halo gives its parts (ExchangeSetup::arena,
+// held by HaloParts in halo/halo_parts.hpp and given back when the Halo goes): each rank's
+// control words and slots in its own segment, first-touched by it.
 #pragma once
 
 #include <memory>
@@ -31,7 +32,7 @@ namespace hympi::halo {
 std::unique_ptr<Exchange> make_shm_exchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup);
 
 /// Collective on the node. `setup.vectors[f]` is field f's shared vector of every node
-/// rank (from the arena); `setup.pattern` gives the senders' lists to gather from.
+/// rank (from the Halo's shared memory); `setup.pattern` gives the senders' lists to gather from.
 std::unique_ptr<Exchange> make_direct_exchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup);
 
 }  // namespace hympi::halo

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Misuse that must end in the same hympi::Error on every rank at once (never a hang:
-// ctest's HYMPI_TIMEOUT turns one into a watchdog abort, which fails the test), or, for a
-// rank's own call-order mistake, in an error on that rank before any shared state moves.
+// ctest's HYMPI_TIMEOUT turns one into a watchdog abort, which fails the test); a Halo call
+// out of order on one rank in the error there and, on every rank that waits for it, the
+// error naming it.
 // Each case puts the mistake on one rank only (the first, then the last), and the objects
 // involved, or new ones, still work afterwards.
 #include <gtest/gtest.h>
 #include <sys/statvfs.h>
 
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <new>
 #include <cstdlib>
@@ -133,58 +135,93 @@ TEST(Misuse, InvalidRootOnOneRankOrAll) {
   EXPECT_EQ(b, 42.0);
 }
 
-TEST(Misuse, HaloCallsOutOfOrderThrowOnTheMisusingRank) {
+/// A call out of order on one rank (the first, a middle one, the last), while the others
+/// update: that rank throws the call-order error, every other rank the error naming it, in
+/// that update or a later one (a rank d neighbours away: by its d-th; never the watchdog);
+/// every later call throws it, and once the Halo is freed on every rank a new one works.
+/// Every strategy, each mistake on each position over the strategies; zero-copy buffers too.
+TEST(Misuse, HaloCallOutOfOrderOnOneRankFailsEveryRank) {
+  struct Mistake {
+    const char* reason;
+    std::function<void(Halo&, double*, double*)> make;  // on the misusing rank, instead of one update
+    bool buffers = false;
+  };
+  const std::vector<Mistake> mistakes{
+      {"hympi: Halo::end(vectors) out of order: no update is in flight: call begin(v) before end(v)",
+       [](Halo& h, double* v, double*) { h.end(v); }},
+      {"hympi: Halo::begin(vectors) out of order: an update is in flight: call end(v) before the next begin(v) or "
+       "update(v)",
+       [](Halo& h, double* v, double*) {
+         h.begin(v);
+         h.begin(v);
+       }},
+      {"hympi: Halo::end(send, recv) out of order: the update in flight began with begin(v): end it with end(v)",
+       [](Halo& h, double* v, double* w) {
+         h.begin(v);
+         h.end(static_cast<const double*>(v), w);
+       }},
+      {"hympi: Halo::end(send, recv) out of order: no update is in flight: call begin(send, recv) before end(send, "
+       "recv)",
+       [](Halo& h, double* v, double* w) { h.end(static_cast<const double*>(v), w); }},
+      {"hympi: Halo::begin(vectors) out of order: an update is in flight: call end(send, recv) before the next "
+       "begin(v) or update(v)",
+       [](Halo& h, double* v, double* w) {
+         h.begin(static_cast<const double*>(v), w);
+         h.update(v);
+       }},
+      {"hympi: Halo::begin_buffers() out of order: one update is acquire(), writes to send_buffer, begin_buffers(), "
+       "end_buffers(), reads of recv_buffer",
+       [](Halo& h, double*, double*) { h.begin_buffers(); }, true},
+  };
   Pattern p = ring(context());
-  for (Strategy s : {Strategy::shm, Strategy::flat_mpi, Strategy::aggregated, Strategy::rma_pscw}) {
-    Halo h(p, s);
-    std::vector<double> v(8);
-    try {
-      h.end(v.data());
-      ADD_FAILURE() << "end() before begin() did not throw";
-    } catch (const Error& e) {
-      EXPECT_NE(std::string(e.what()).find("hympi: Halo::end(vectors) out of order: no update is in flight"),
-                std::string::npos) << e.what();
-    }
-    h.begin(v.data());
-    EXPECT_THROW(h.begin(v.data()), Error);
-    EXPECT_THROW(h.update(v.data()), Error);
-    h.end(v.data());
-    EXPECT_THROW(h.end(v.data()), Error);
-    expect_updates_work(h, v);
-  }
-}
-
-TEST(Misuse, HaloUpdateEndsInTheFormItBegan) {
-  Pattern p = ring(context());
-  for (Strategy s : {Strategy::shm, Strategy::flat_mpi, Strategy::aggregated, Strategy::rma_lock}) {
-    Halo h(p, s);
-    std::vector<double> v(8), w(8);
-    const double* send = v.data();
-    auto expect_message = [](auto call, const std::string& part) {
+  const int positions[] = {0, world_size() / 2, world_size() - 1};
+  std::size_t next = 0;
+  auto run = [&](Strategy s, const Mistake& mistake, int bad) {
+    const bool me = world_rank() == bad;
+    auto h = std::make_unique<Halo>(p, s, 1, mistake.buffers ? HaloMode::buffers : HaloMode::vectors);
+    std::vector<double> own(8), w(8);
+    double* v = s == Strategy::shm_direct ? h->shared_field<double>() : own.data();
+    auto good = [&] {
+      if (!mistake.buffers) return h->update(v);
+      h->acquire();
+      h->begin_buffers();
+      h->end_buffers();
+    };
+    auto attempt = [&](auto call) {
       try {
         call();
-        ADD_FAILURE() << "no error, expected: " << part;
       } catch (const Error& e) {
-        EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+        return std::string(e.what());
       }
+      return std::string();
     };
-    expect_message([&] { h.end(send, w.data()); },
-                   "hympi: Halo::end(send, recv) out of order: no update is in flight: call begin(send, recv) before "
-                   "end(send, recv)");
-    h.begin(v.data());
-    expect_message([&] { h.end(send, w.data()); },
-                   "hympi: Halo::end(send, recv) out of order: the update in flight began with begin(v): end it with end(v)");
-    expect_message([&] { h.begin(send, w.data()); }, "out of order: an update is in flight: call end(v) before");
-    h.end(v.data());
-    h.begin(send, w.data());
-    expect_message([&] { h.end(v.data()); },
-                   "hympi: Halo::end(vectors) out of order: the update in flight began with begin(send, recv): end it "
-                   "with end(send, recv)");
-    EXPECT_THROW(h.update(v.data()), Error);
-    EXPECT_THROW(h.update(send, w.data()), Error);
-    h.end(send, w.data());
-    expect_updates_work(h, v);
+    const std::string naming = "hympi: Halo: rank " + std::to_string(bad) + " could not take part in a ghost update (";
+    std::string error;
+    if (me) {
+      good();  // a good update first: the refusal meets links in use
+      error = attempt([&] { mistake.make(*h, v, w.data()); });
+      EXPECT_NE(error.find(mistake.reason), std::string::npos) << name_of(s) << ": " << error;
+      EXPECT_EQ(error.find(naming), std::string::npos) << name_of(s) << ": " << error;
+      error = attempt(good);
+    }
+    // The others' first update is the good one, which a rank of the bad rank's node may
+    // already refuse (it checks the node's refusal at every begin).
+    for (int updates = 0; error.empty() && updates <= world_size(); ++updates) error = attempt(good);
+    EXPECT_NE(error.find(naming + mistake.reason + ")"), std::string::npos) << name_of(s) << ": '" << error << "'";
+    EXPECT_EQ(attempt(good), error) << name_of(s);
+    h.reset();  // collective, with the refused update's messages still pending
+  };
+  for (Strategy s : all_strategies()) {
+    if (s == Strategy::automatic) continue;  // runs one of the others
+    for (int position : positions) {
+      const Mistake& mistake = mistakes[next++ % (mistakes.size() - 1)];  // the vectors' mistakes in turn
+      run(s, mistake, position);
+    }
   }
+  for (int position : positions) run(Strategy::shm, mistakes.back(), position);
+  Halo h(p, Strategy::shm);
+  std::vector<double> v(8);
+  expect_updates_work(h, v);
 }
 
 /// One rank's arrays fail an update's checks (a field too many, the wrong element type,

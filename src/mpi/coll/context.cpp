@@ -90,7 +90,8 @@ Options options_from_env(MPI_Comm comm) {
 struct Context::Impl {
   Options options;
   Topology topology;
-  mpi::SharedArena arena;
+  mpi::SharedArena arena;       // the node collectives' regions, and the Halos'
+  mpi::TagBlocks halo_channels;  // the Halos' messages (after the topology: freed before it)
   std::unique_ptr<mpi::NodeCollectives> node;
   mpi::LeaderComm leaders;
   mpi::LeaderCheck leader_check;
@@ -100,6 +101,7 @@ struct Context::Impl {
       : options(agreed(comm, o)),
         topology(comm, o.node_size),
         arena(topology.node()),
+        halo_channels(topology.world()),
         leaders(topology, mpi::wait_config(options, topology)),
         guard(std::move(release)) {
     g_mpi_thread = std::this_thread::get_id();
@@ -169,6 +171,8 @@ struct Context::Impl {
 core::WaitConfig detail::ContextAccess::wait(const Context& context) {
   return context.impl_->leaders.wait();
 }
+mpi::SharedArena& detail::ContextAccess::arena(Context& context) { return context.impl_->arena; }
+mpi::TagBlocks& detail::ContextAccess::tag_blocks(Context& context) { return context.impl_->halo_channels; }
 
 Context::Context(MPI_Comm comm) : Context(comm, options_from_env(comm)) {}
 Context::Context(MPI_Comm comm, Options options)

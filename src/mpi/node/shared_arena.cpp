@@ -2,6 +2,7 @@
 #include "mpi/node/shared_arena.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include "mpi/support/mpi_check.hpp"
 
@@ -10,36 +11,93 @@ namespace hympi::mpi {
 SharedArena::SharedArena(MPI_Comm node, std::size_t slab_bytes)
     : node_(node), slab_bytes_(slab_bytes) {}
 
+long SharedArena::fit(const Slab& slab, std::size_t bytes, std::size_t alignment) {
+  for (const auto& [offset, size] : slab.free) {
+    const std::size_t start = (offset + alignment - 1) & ~(alignment - 1);
+    if (start + bytes <= offset + size) return long(start);
+  }
+  return -1;
+}
+
 SharedRegion SharedArena::allocate(std::size_t bytes, std::size_t alignment) {
   if (alignment < 64 || alignment > 4096 || (alignment & (alignment - 1)) != 0)
     throw Error("hympi: SharedArena alignment must be a power of two in 64..4096");
-  auto align_up = [alignment](std::size_t v) { return (v + alignment - 1) & ~(alignment - 1); };
+  bytes = std::max<std::size_t>(bytes, 1);  // a region has an address of its own
 
-  // A new slab when the request of any rank does not fit in its segment of the newest.
-  std::size_t offset = align_up(used_);
-  int fits = !slabs_.empty() && offset + bytes <= slabs_.back().local_size(), all_fit = 0;
-  check(MPI_Allreduce(&fits, &all_fit, 1, MPI_INT, MPI_MIN, node_), "MPI_Allreduce (arena)");
-  if (!all_fit) {
-    unsigned long long need = std::max(slab_bytes_, bytes), slab = 0;
-    check(MPI_Allreduce(&need, &slab, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, node_),
-          "MPI_Allreduce (arena slab size)");
-    slabs_.emplace_back(node_, static_cast<std::size_t>(slab), 4096);
-    offset = 0;
+  // The lowest slab where every rank's request fits (1 = fits, MIN over ranks), else a new one.
+  std::vector<int> fits(slabs_.size()), all(slabs_.size());
+  for (std::size_t s = 0; s < slabs_.size(); ++s) fits[s] = fit(slabs_[s], bytes, alignment) >= 0;
+  if (!fits.empty())
+    check(MPI_Allreduce(fits.data(), all.data(), int(fits.size()), MPI_INT, MPI_MIN, node_), "MPI_Allreduce (arena)");
+  std::size_t chosen = std::find(all.begin(), all.end(), 1) - all.begin();
+  if (chosen == slabs_.size()) {
+    // Large enough for every rank's request, and at least as large as all slabs so far:
+    // the number of windows grows with the logarithm of the memory in use.
+    unsigned long long need = std::max({slab_bytes_, bytes, segment_bytes()}), slab = 0;
+    check(MPI_Allreduce(&need, &slab, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, node_), "MPI_Allreduce (arena slab size)");
+    SharedWindow window(node_, static_cast<std::size_t>(slab), 4096);
+    const std::size_t mine = window.local_size();
+    slabs_.push_back({std::move(window), {{0, mine}}});
   }
-  used_ = offset + bytes;
+  Slab& slab = slabs_[chosen];
+  const std::size_t offset = std::size_t(fit(slab, bytes, alignment));
 
-  const SharedWindow& window = slabs_.back();
-  unsigned long long my_offset = offset;
-  std::vector<unsigned long long> offsets(window.comm_size());
-  check(MPI_Allgather(&my_offset, 1, MPI_UNSIGNED_LONG_LONG, offsets.data(), 1,
-                      MPI_UNSIGNED_LONG_LONG, node_),
-        "MPI_Allgather (arena offsets)");
+  // Carve [offset, offset + bytes) out of the free block that holds it.
+  auto block = std::prev(slab.free.upper_bound(offset));
+  const std::size_t block_start = block->first, block_end = block->first + block->second;
+  slab.free.erase(block);
+  if (block_start < offset) slab.free[block_start] = offset - block_start;
+  if (offset + bytes < block_end) slab.free[offset + bytes] = block_end - offset - bytes;
+
   SharedRegion region;
+  region.local = slab.window.local() + offset;
+  std::memset(region.local, 0, bytes);  // a reused block: zero before any peer learns where it is
+  unsigned long long my_offset = offset;
+  std::vector<unsigned long long> offsets(std::size_t(slab.window.comm_size()));
+  check(MPI_Allgather(&my_offset, 1, MPI_UNSIGNED_LONG_LONG, offsets.data(), 1, MPI_UNSIGNED_LONG_LONG, node_),
+        "MPI_Allgather (arena offsets)");
   region.peers.resize(offsets.size());
-  for (std::size_t r = 0; r < offsets.size(); ++r)
-    region.peers[r] = window.segment(int(r)) + offsets[r];
-  region.local = window.local() + offset;
+  for (std::size_t r = 0; r < offsets.size(); ++r) region.peers[r] = slab.window.segment(int(r)) + offsets[r];
+  region.slab = chosen;
+  region.offset = offset;
+  region.bytes = bytes;
   return region;
+}
+
+void SharedArena::release(const SharedRegion& region) {
+  if (!region.local) return;
+  auto& free = slabs_.at(region.slab).free;
+  std::size_t start = region.offset, end = region.offset + region.bytes;
+  // Merge with the free blocks on either side.
+  auto next = free.lower_bound(start);
+  if (next != free.end() && next->first == end) {
+    end += next->second;
+    next = free.erase(next);
+  }
+  if (next != free.begin()) {
+    auto previous = std::prev(next);
+    if (previous->first + previous->second == start) {
+      start = previous->first;
+      free.erase(previous);
+    }
+  }
+  free[start] = end - start;
+}
+
+std::size_t SharedArena::segment_bytes() const {
+  std::size_t total = 0;
+  for (const Slab& s : slabs_) total += s.window.local_size();
+  return total;
+}
+
+SharedRegion ArenaLease::allocate(std::size_t bytes, std::size_t alignment) {
+  regions_.push_back(arena_->allocate(bytes, alignment));
+  return regions_.back();
+}
+
+void ArenaLease::release() {
+  for (const SharedRegion& r : regions_) arena_->release(r);
+  regions_.clear();
 }
 
 }  // namespace hympi::mpi
