@@ -8,8 +8,13 @@
  * rank's mean, reported as the average, min and max over ranks.
  *   barrier     MPI_Barrier
  *   allreduce   MPI_Allreduce of doubles (sum), 8 B - 1 MiB
+ *   bcast       MPI_Bcast of doubles from rank 0, 8 B - 1 MiB
+ *   reduce      MPI_Reduce of doubles (sum) to rank 0, 8 B - 1 MiB
  *   exchange    ring neighbours: MPI_Irecv + MPI_Isend to each, MPI_Waitall (no packing),
  *               4 KiB - 256 KiB: the bare exchange under a flat-MPI ghost update
+ *
+ * Like OSU's, it sends unchanged buffers (cache-resident data). Preloaded with
+ * libhympi_pmpi it times the same calls through hympi (bench/scripts/pmpi_compare.py).
  *
  *   mpiexec -n 2 hympi-osu-probe [--iterations N]
  */
@@ -29,6 +34,12 @@ static void barrier(size_t bytes) {
 
 static void allreduce(size_t bytes) {
   MPI_Allreduce(out, in, (int)(bytes / sizeof(double)), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+}
+
+static void bcast(size_t bytes) { MPI_Bcast(out, (int)(bytes / sizeof(double)), MPI_DOUBLE, 0, MPI_COMM_WORLD); }
+
+static void reduce(size_t bytes) {
+  MPI_Reduce(out, in, (int)(bytes / sizeof(double)), MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
 }
 
 static void exchange(size_t bytes) {
@@ -77,7 +88,11 @@ int main(int argc, char** argv) {
     printf("# hympi-osu-probe: OSU's method, %d ranks\n# %-8s %10s %17s %17s %17s %12s\n", size, "Test", "Size",
            "Avg Latency(us)", "Min Latency(us)", "Max Latency(us)", "Iterations");
   run("barrier", barrier, 0);
-  for (size_t i = 0; i < sizeof allreduce_bytes / sizeof *allreduce_bytes; ++i) run("allreduce", allreduce, allreduce_bytes[i]);
+  for (size_t i = 0; i < sizeof allreduce_bytes / sizeof *allreduce_bytes; ++i) {
+    run("allreduce", allreduce, allreduce_bytes[i]);
+    run("bcast", bcast, allreduce_bytes[i]);
+    run("reduce", reduce, allreduce_bytes[i]);
+  }
   for (size_t i = 0; i < sizeof exchange_bytes / sizeof *exchange_bytes && size > 1; ++i)
     run("exchange", exchange, exchange_bytes[i]);
   free(out);

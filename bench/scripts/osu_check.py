@@ -40,10 +40,10 @@ def run(command):
     return out.stdout
 
 
-def probe(mpiexec, build):
+def probe(mpiexec, build, extra=()):
     """{(test, bytes): average latency in µs} from one probe launch."""
     rows = {}
-    for line in run(mpiexec + [os.path.join(build, "bench", "hympi-osu-probe")]).splitlines():
+    for line in run(mpiexec + [os.path.join(build, "bench", "hympi-osu-probe")] + list(extra)).splitlines():
         fields = line.split()
         if line.startswith("#") or len(fields) != 6:
             continue

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "halo/neighbor_exchange.hpp"
 
+#include "mpi/support/internal_comm.hpp"
 #include "mpi/support/mpi_check.hpp"
 #include "mpi/support/requests.hpp"
 
@@ -30,6 +31,7 @@ class NeighborExchange final : public Exchange {
     mpi::check(MPI_Dist_graph_create_adjacent(setup.comm, degree, ranks.data(), MPI_UNWEIGHTED, degree, ranks.data(),
                                               MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph_),
                "MPI_Dist_graph_create_adjacent (ghost update)");
+    mpi::name_internal(graph_, "neighbourhood ghost update");
 #if MPI_VERSION >= 4
     mpi::check(MPI_Neighbor_alltoallv_init(send_buffer_.data(), send_counts_.data(), send_displs_.data(), MPI_BYTE,
                                            recv_buffer_.data(), recv_counts_.data(), recv_displs_.data(), MPI_BYTE,

@@ -5,12 +5,14 @@
 
 #include <vector>
 
+#include "mpi/support/internal_comm.hpp"
 #include "mpi/support/mpi_check.hpp"
 
 namespace hympi {
 namespace {
 
 using mpi::check;
+using mpi::name_internal;
 
 /// CPUs the ranks of `domain` may run on: the union of their affinity masks (a cgroup
 /// cpuset or a launcher's binding restricts them; the online CPU count does not).
@@ -40,6 +42,7 @@ void Topology::build(MPI_Comm comm, int node_size) {
   // hympi checks every MPI return code and reports it; the communicators derived
   // below inherit this handler.
   MPI_Comm_set_errhandler(world_, MPI_ERRORS_RETURN);
+  name_internal(world_, "context");
   MPI_Comm_rank(world_, &world_rank_);
   MPI_Comm_size(world_, &world_size_);
 
@@ -59,12 +62,14 @@ void Topology::build(MPI_Comm comm, int node_size) {
     MPI_Comm_free(&domain);
     check(code, "MPI_Comm_split (emulated nodes)");
   }
+  name_internal(node_, "node");
   MPI_Comm_rank(node_, &node_rank_);
   MPI_Comm_size(node_, &node_size_);
 
   check(MPI_Comm_split(world_, is_leader() ? 0 : MPI_UNDEFINED, world_rank_, &leaders_),
         "MPI_Comm_split (node leaders)");
   if (is_leader()) {
+    name_internal(leaders_, "node leaders");
     MPI_Comm_rank(leaders_, &node_index_);
     MPI_Comm_size(leaders_, &node_count_);
   }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "mpi/support/internal_comm.hpp"
 #include "mpi/support/mpi_check.hpp"
 
 namespace hympi::mpi {
@@ -22,6 +23,7 @@ TagBlock TagBlocks::take() {
       MPI_Comm comm;
       check(MPI_Comm_dup(base_, &comm), "MPI_Comm_dup (ghost-update channels)");
       MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+      name_internal(comm, "ghost-update channels");
       if (per_comm_ == 0) {
         void* value = nullptr;
         int flag = 0;

@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""An unmodified MPI program with and without libhympi_pmpi: launches hympi-osu-probe (plain
+MPI, OSU's method: MPI_Barrier, MPI_Allreduce, MPI_Bcast, MPI_Reduce of doubles, 8 B - 1 MiB,
+unchanged buffers) alternately without and with LD_PRELOAD, and prints per operation and size
+the median over launches of each (lowest-highest) and their ratio. HYMPI_PMPI_AFTER=0 (a
+Context from the first call) unless set. Standard library only.
+
+    bench/scripts/pmpi_compare.py --build build/openmpi [--np 2] [--launches 5] [--iterations 10000]
+"""
+import argparse
+import os
+import statistics
+import sys
+
+from osu_check import launcher, probe
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", required=True, help="a hympi build tree (with bench/ and src/pmpi/)")
+    parser.add_argument("--np", type=int, default=2)
+    parser.add_argument("--launches", type=int, default=5)
+    parser.add_argument("--iterations", type=int, default=0, help="calls per size (0: OSU's defaults)")
+    args = parser.parse_args()
+    library = os.path.abspath(os.path.join(args.build, "src", "pmpi", "libhympi_pmpi.so"))
+    if not os.path.exists(library):
+        sys.exit(f"pmpi_compare: no {library} (build the target hympi_pmpi)")
+    mpiexec = launcher(args.build, args.np)
+    extra = ["--iterations", str(args.iterations)] if args.iterations else []
+    plain, preloaded = [], []
+    os.environ.setdefault("HYMPI_PMPI_AFTER", "0")
+    for k in range(args.launches):  # interleaved: plain, preloaded, plain, ...
+        print(f"pmpi_compare: launch {k + 1}/{args.launches}", file=sys.stderr)
+        plain.append(probe(mpiexec, args.build, extra))
+        preloaded.append(probe(mpiexec + ["env", f"LD_PRELOAD={library}"], args.build, extra))
+    print(f"{' '.join(mpiexec)} [env LD_PRELOAD=libhympi_pmpi.so] hympi-osu-probe, {args.launches} launches of "
+          f"each, interleaved; µs, median over launches (lowest-highest); unchanged buffers (OSU's method)\n")
+    print("| operation | bytes | MPI | MPI + libhympi_pmpi | ratio |")
+    print("|---|---|---|---|---|")
+    for key in sorted(plain[0], key=lambda k: (k[0] != "barrier", k[0], k[1])):
+        if key[0] == "exchange":
+            continue  # not intercepted
+        a = [r[key] for r in plain]
+        b = [r[key] for r in preloaded]
+        ratio = statistics.median(b) / statistics.median(a)
+        print(f"| {key[0]} | {key[1]} | {statistics.median(a):.3f} ({min(a):.3f}-{max(a):.3f}) | "
+              f"{statistics.median(b):.3f} ({min(b):.3f}-{max(b):.3f}) | {ratio:.2f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

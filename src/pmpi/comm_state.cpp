@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "pmpi/comm_state.hpp"
+
+#include <exception>
+#include <memory>
+
+#include "mpi/support/internal_comm.hpp"
+#include "pmpi/inside.hpp"
+#include "pmpi/settings.hpp"
+
+namespace hympi::pmpi {
+namespace {
+
+struct CommState {
+  long calls = 0;
+  Path blocked = Path::hympi;  // a reason this communicator never gets a Context, or hympi
+  std::unique_ptr<Context> context;
+};
+
+int release(MPI_Comm, int, void* state, void*) {
+  Inside inside;  // the Context's release makes MPI calls of its own
+  delete static_cast<CommState*>(state);
+  return MPI_SUCCESS;
+}
+
+int keyval() {
+  static const int key = [] {
+    int k = MPI_KEYVAL_INVALID;
+    PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, &release, &k, nullptr);
+    return k;
+  }();
+  return key;
+}
+
+CommState* state_of(MPI_Comm comm) {
+  void* value = nullptr;
+  int found = 0;
+  if (comm == MPI_COMM_NULL || PMPI_Comm_get_attr(comm, keyval(), &value, &found) != MPI_SUCCESS) return nullptr;
+  if (found) return static_cast<CommState*>(value);
+  auto* state = new CommState;
+  int inter = 0;
+  PMPI_Comm_test_inter(comm, &inter);
+  if (inter)
+    state->blocked = Path::intercommunicator;
+  else if (mpi::is_internal(comm))
+    state->blocked = Path::hympi_internal;
+  PMPI_Comm_set_attr(comm, keyval(), state);
+  return state;
+}
+
+}  // namespace
+
+Path route(MPI_Comm comm, Context*& context) {
+  context = nullptr;
+  CommState* state = state_of(comm);
+  if (!state) return Path::invalid;
+  CommState& s = *state;
+  if (s.blocked != Path::hympi) return s.blocked;
+  if (!s.context) {
+    if (++s.calls <= settings().after) return Path::warming_up;
+    try {
+      Inside inside;
+      s.context = std::make_unique<Context>(comm);
+    } catch (const std::exception&) {
+      s.blocked = Path::setup_failed;  // hympi fails a set-up on every rank alike
+      return s.blocked;
+    }
+  }
+  context = s.context.get();
+  return Path::hympi;
+}
+
+}  // namespace hympi::pmpi

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// A communicator's hympi state, cached on it as an attribute: the intercepted calls it has
+// made and, from the (HYMPI_PMPI_AFTER+1)-th on, its Context.
+//
+// Invariants:
+//  - Every rank of a communicator counts the same calls (collectives are made in the same
+//    order everywhere), so all of them make the Context at the same call, collectively.
+//  - MPI_Comm_dup does not copy the state (MPI_COMM_NULL_COPY_FN): a duplicate starts at 0.
+//  - MPI_Comm_free releases it (the attribute's delete callback, collective like the free);
+//    a Context still alive at MPI_Finalize is released inside it by hympi.
+//  - Intercommunicators and hympi's own communicators get a state that never has a Context.
+#pragma once
+
+#include <mpi.h>
+
+#include "hympi/context.hpp"
+#include "pmpi/paths.hpp"
+
+namespace hympi::pmpi {
+
+/// Counts this call on `comm` and returns where it goes: Path::hympi with `context` set,
+/// or the reason it falls through (no valid communicator, intercommunicator, hympi's own,
+/// warming up, set-up failed).
+Path route(MPI_Comm comm, Context*& context);
+
+}  // namespace hympi::pmpi

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// libhympi_pmpi: MPI's profiling interface. Preloaded (LD_PRELOAD) or linked before libmpi,
+// these definitions of MPI_Barrier, MPI_Bcast, MPI_Reduce and MPI_Allreduce serve a call
+// through its communicator's hympi Context when they can do so exactly, and hand every
+// other call to PMPI unchanged. exports.map makes these the only symbols the library
+// exports: the hympi inside it stays private, beside any hympi the program links itself.
+//
+// Invariants:
+//  - The choice depends only on what every rank of a correct MPI program passes alike
+//    (communicator, operation, type, op, count; MPI_IN_PLACE changes no choice) and on the
+//    settings, so all ranks of a call take the same path. Counts that differ between ranks
+//    are reported on every rank when all of them are at most HYMPI_PMPI_MAX_BYTES (hympi
+//    checks them); across that bound the call is MPI's, and so is what happens. Type signatures spelled
+//    differently on different ranks (MPI_INT on one, a contiguous type of it on another)
+//    would split the path: such programs must set HYMPI_PMPI=none.
+//  - A hympi error (counts, roots, types or ops that differ between ranks) is raised on
+//    every rank through the communicator's error handler; the Context stays usable.
+//  - While hympi runs, its own MPI calls on this thread go to PMPI (Inside).
+#include <mpi.h>
+
+#include <exception>
+#include <optional>
+
+#include "pmpi/comm_state.hpp"
+#include "pmpi/datatypes.hpp"
+#include "pmpi/errors.hpp"
+#include "pmpi/inside.hpp"
+#include "pmpi/report.hpp"
+#include "pmpi/settings.hpp"
+
+namespace hympi::pmpi {
+namespace {
+
+// The path of a call on `comm` before its arguments are looked at; counts the call on
+// `comm` when the operation is intercepted.
+Path first_path(Operation op, MPI_Comm comm, Context*& context) {
+  context = nullptr;
+  const Settings& s = settings();
+  if (!s.intercepted[std::size_t(op)]) return Path::disabled;
+  if (s.thread_multiple) return Path::thread_multiple;
+  return route(comm, context);
+}
+
+// The path of a reduction, its hympi type and op; counts the call.
+struct Reduction {
+  Path path;
+  Datatype type;
+  Op op;
+};
+Reduction reduction(Operation which, MPI_Comm comm, MPI_Datatype datatype, MPI_Op op, int count,
+                    Context*& context) {
+  Reduction r{first_path(which, comm, context), Datatype::float64, Op::sum};
+  const std::optional<Datatype> type = reduction_type(datatype);
+  const std::optional<Op> hop = reduction_op(op);
+  if (r.path == Path::hympi && count < 0) r.path = Path::invalid;
+  if (r.path == Path::hympi && !type) r.path = Path::datatype;
+  if (r.path == Path::hympi && !hop) r.path = Path::op;
+  const std::size_t bytes = bytes_of(datatype, count);
+  if (r.path == Path::hympi && bytes > settings().max_bytes[std::size_t(which)]) r.path = Path::size;
+  if (r.path == Path::hympi) r.type = *type, r.op = *hop;
+  count_call(which, bytes, r.path);
+  return r;
+}
+
+// Runs `serve` (a call on the Context) inside hympi; a hympi error goes to comm's handler.
+template <class Serve>
+int run(MPI_Comm comm, Serve serve) {
+  try {
+    Inside inside;
+    serve();
+    return MPI_SUCCESS;
+  } catch (const std::exception& e) {
+    return raise_error(comm, e.what());
+  }
+}
+
+}  // namespace
+}  // namespace hympi::pmpi
+
+using hympi::Context;
+using hympi::pmpi::Inside;
+using hympi::pmpi::Operation;
+using hympi::pmpi::Path;
+
+extern "C" {
+
+int MPI_Barrier(MPI_Comm comm) {
+  if (Inside::now()) return PMPI_Barrier(comm);
+  Context* context;
+  const Path path = hympi::pmpi::first_path(Operation::barrier, comm, context);
+  hympi::pmpi::count_call(Operation::barrier, 0, path);
+  if (path != Path::hympi) return PMPI_Barrier(comm);
+  return hympi::pmpi::run(comm, [&] { context->barrier(); });
+}
+
+int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  if (Inside::now()) return PMPI_Bcast(buffer, count, datatype, root, comm);
+  Context* context;
+  Path path = hympi::pmpi::first_path(Operation::bcast, comm, context);
+  const std::optional<hympi::pmpi::Words> words =
+      path == Path::hympi ? hympi::pmpi::broadcast_words(datatype, count) : std::nullopt;
+  if (path == Path::hympi && !words) path = Path::datatype;
+  const std::size_t bytes = hympi::pmpi::bytes_of(datatype, count);
+  if (path == Path::hympi && bytes > hympi::pmpi::settings().max_bytes[std::size_t(Operation::bcast)]) path = Path::size;
+  hympi::pmpi::count_call(Operation::bcast, bytes, path);
+  if (path != Path::hympi) return PMPI_Bcast(buffer, count, datatype, root, comm);
+  return hympi::pmpi::run(comm, [&] { context->bcast(buffer, words->count, words->type, root); });
+}
+
+int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+               MPI_Comm comm) {
+  if (Inside::now()) return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+  Context* context;
+  const auto r = hympi::pmpi::reduction(Operation::reduce, comm, datatype, op, count, context);
+  if (r.path != Path::hympi) return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+  int rank = 0;
+  PMPI_Comm_rank(comm, &rank);
+  const void* in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;  // MPI_IN_PLACE: at the root only
+  void* out = rank == root ? recvbuf : nullptr;
+  return hympi::pmpi::run(comm, [&] { context->reduce(in, out, std::size_t(count), r.type, r.op, root); });
+}
+
+int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  if (Inside::now()) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+  Context* context;
+  const auto r = hympi::pmpi::reduction(Operation::allreduce, comm, datatype, op, count, context);
+  if (r.path != Path::hympi) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+  const void* in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  return hympi::pmpi::run(comm, [&] { context->allreduce(in, recvbuf, std::size_t(count), r.type, r.op); });
+}
+
+int MPI_Finalize(void) {
+  if (!Inside::now() && hympi::pmpi::settings().report) hympi::pmpi::print_report();
+  Inside inside;  // what hympi releases inside MPI_Finalize calls MPI directly
+  return PMPI_Finalize();
+}
+
+}  // extern "C"

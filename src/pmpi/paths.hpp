@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The one table of the PMPI library's choices: which MPI calls it intercepts, and each way
+// a call can go (through hympi, or to PMPI for a stated reason). The report names them.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+namespace hympi::pmpi {
+
+enum class Operation : uint8_t { barrier, bcast, reduce, allreduce };
+inline constexpr std::array<const char*, 4> kOperationNames = {"barrier", "bcast", "reduce", "allreduce"};
+inline constexpr std::array<const char*, 4> kMpiNames = {"MPI_Barrier", "MPI_Bcast", "MPI_Reduce", "MPI_Allreduce"};
+
+// Where a call went. Every value but `hympi` is a fall-through to PMPI, for that reason.
+enum class Path : uint8_t {
+  hympi,              // served by the communicator's Context
+  disabled,           // HYMPI_PMPI leaves this operation out
+  invalid,            // an invalid communicator or count: MPI reports it
+  thread_multiple,    // MPI_THREAD_MULTIPLE program: everything goes to MPI
+  intercommunicator,  // hympi serves intracommunicators only
+  hympi_internal,     // one of hympi's own communicators ("hympi: ..."), used by hympi itself
+  warming_up,         // the communicator has made fewer calls than HYMPI_PMPI_AFTER
+  setup_failed,       // the Context could not be made for this communicator
+  datatype,           // not a predefined type hympi reduces (or moves, for a broadcast)
+  op,                 // not MPI_SUM, MPI_PROD, MPI_MIN or MPI_MAX
+  size,               // larger than the size up to which hympi was measured faster
+};
+inline constexpr std::size_t kPaths = 11;
+inline constexpr std::array<const char*, kPaths> kPathNames = {
+    "hympi",
+    "MPI: disabled by HYMPI_PMPI",
+    "MPI: invalid argument",
+    "MPI: MPI_THREAD_MULTIPLE",
+    "MPI: intercommunicator",
+    "MPI: hympi's own communicator",
+    "MPI: fewer calls than HYMPI_PMPI_AFTER",
+    "MPI: no Context (set-up failed)",
+    "MPI: datatype",
+    "MPI: reduction operation",
+    "MPI: above HYMPI_PMPI_MAX_BYTES",
+};
+
+// Size classes of the report, by the bytes a rank contributes (count x type size).
+inline constexpr std::array<std::size_t, 3> kSizeLimits = {64, 4096, 262144};
+inline constexpr std::array<const char*, 4> kSizeNames = {"<= 64 B", "<= 4 KiB", "<= 256 KiB", "> 256 KiB"};
+inline std::size_t size_class(std::size_t bytes) {
+  std::size_t c = 0;
+  while (c < kSizeLimits.size() && bytes > kSizeLimits[c]) ++c;
+  return c;
+}
+
+}  // namespace hympi::pmpi

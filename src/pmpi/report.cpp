@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "pmpi/report.hpp"
+
+#include <mpi.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+namespace hympi::pmpi {
+namespace {
+
+constexpr std::size_t kOps = kMpiNames.size(), kSizes = kSizeNames.size();
+constexpr std::size_t kCells = kOps * kSizes * kPaths;
+
+std::atomic<uint64_t> g_counts[kCells];
+
+std::size_t cell(std::size_t op, std::size_t size, std::size_t path) { return (op * kSizes + size) * kPaths + path; }
+
+}  // namespace
+
+void count_call(Operation op, std::size_t bytes, Path path) {
+  // relaxed: a tally read only at MPI_Finalize, after the threads that call MPI are done
+  g_counts[cell(std::size_t(op), size_class(bytes), std::size_t(path))].fetch_add(1, std::memory_order_relaxed);
+}
+
+void print_report() {
+  std::vector<unsigned long long> mine(kCells), all(kCells);
+  for (std::size_t c = 0; c < kCells; ++c) mine[c] = g_counts[c].load(std::memory_order_relaxed);  // relaxed: see count_call
+  int rank = 0, size = 1;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &size);
+  PMPI_Reduce(mine.data(), all.data(), int(kCells), MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  if (rank != 0) return;
+  std::printf("# hympi_pmpi: intercepted calls of %d ranks, by operation, bytes per rank and path\n", size);
+  std::printf("# %-14s %-11s %-40s %12s\n", "operation", "size", "path", "calls");
+  for (std::size_t op = 0; op < kOps; ++op)
+    for (std::size_t s = 0; s < kSizes; ++s)
+      for (std::size_t p = 0; p < kPaths; ++p)
+        if (const unsigned long long n = all[cell(op, s, p)])
+          std::printf("  %-14s %-11s %-40s %12llu\n", kMpiNames[op], kSizeNames[s], kPathNames[p], n);
+  std::fflush(stdout);
+}
+
+}  // namespace hympi::pmpi

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "pmpi/settings.hpp"
+
+#include <mpi.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace hympi::pmpi {
+namespace {
+
+[[noreturn]] void refuse(const std::string& message) {
+  std::fprintf(stderr, "hympi_pmpi: %s\n", message.c_str());
+  std::fflush(stderr);
+  PMPI_Abort(MPI_COMM_WORLD, 1);
+  std::abort();
+}
+
+void parse_operations(const char* value, Settings& s) {
+  const std::string text = value;
+  if (text == "all" || text.empty()) return;
+  s.intercepted.fill(false);
+  if (text == "none") return;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find(',', start), text.size());
+    const std::string name = text.substr(start, end - start);
+    std::size_t op = 0;
+    while (op < kOperationNames.size() && name != kOperationNames[op]) ++op;
+    if (op == kOperationNames.size())
+      refuse("HYMPI_PMPI='" + text + "': unknown operation '" + name +
+             "' (use all, none, or a comma-separated list of barrier, bcast, reduce, allreduce)");
+    s.intercepted[op] = true;
+    start = end + 1;
+  }
+}
+
+Settings read() {
+  Settings s;
+  if (const char* v = std::getenv("HYMPI_PMPI")) parse_operations(v, s);
+  if (const char* v = std::getenv("HYMPI_PMPI_AFTER")) {
+    char* end = nullptr;
+    const long n = std::strtol(v, &end, 10);
+    if (end == v || *end != '\0' || n < 0)
+      refuse(std::string("HYMPI_PMPI_AFTER='") + v + "': expected a count of calls >= 0 (0: from the first call)");
+    s.after = n;
+  }
+  if (const char* v = std::getenv("HYMPI_PMPI_MAX_BYTES")) {
+    char* end = nullptr;
+    const long long n = std::strtoll(v, &end, 10);
+    if (std::strcmp(v, "unlimited") == 0)
+      s.max_bytes.fill(kUnlimited);
+    else if (end == v || *end != '\0' || n < 0)
+      refuse(std::string("HYMPI_PMPI_MAX_BYTES='") + v + "': expected bytes per rank >= 0, or unlimited");
+    else
+      s.max_bytes.fill(std::size_t(n));
+  }
+  if (const char* v = std::getenv("HYMPI_PMPI_REPORT")) {
+    if (std::strcmp(v, "0") != 0 && std::strcmp(v, "1") != 0)
+      refuse(std::string("HYMPI_PMPI_REPORT='") + v + "': expected 1 (print at MPI_Finalize) or 0");
+    s.report = v[0] == '1';
+  }
+  int level = MPI_THREAD_SINGLE;
+  PMPI_Query_thread(&level);
+  s.thread_multiple = level == MPI_THREAD_MULTIPLE;
+  return s;
+}
+
+}  // namespace
+
+const Settings& settings() {
+  static const Settings s = read();
+  return s;
+}
+
+}  // namespace hympi::pmpi
