@@ -9,7 +9,9 @@
  * PetscSFSetType(sf, PETSCSFHYMPI). Broadcasts with MPI_REPLACE on host memory of
  * contiguous units of double, float or PetscInt run through a hympi Halo (intranode
  * shared memory); every other operation runs on a PetscSF of type basic over the same
- * graph. Options: -sf_hympi_strategy <shm|flat_mpi|...> (default shm). docs/usage.md,
+ * graph. An SF starts on basic and moves to hympi after -sf_hympi_after broadcasts it
+ * could move (default 100: a scatter used a few times never pays hympi's set-up).
+ * Options: -sf_hympi_strategy <shm|flat_mpi|...> (default shm). docs/usage.md,
  * section "PETSc", says what runs where, and what PETSc refuses on this type as on every
  * type but basic and neighbor (VecScatterRemap, so DMLocalToLocal of a DMDA).
  *

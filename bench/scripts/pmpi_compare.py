@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """An unmodified MPI program with and without libhympi_pmpi: launches hympi-osu-probe (plain
 MPI, OSU's method: MPI_Barrier, MPI_Allreduce, MPI_Bcast, MPI_Reduce of doubles, 8 B - 1 MiB,
-unchanged buffers) alternately without and with LD_PRELOAD, and prints per operation and size
-the median over launches of each (lowest-highest) and their ratio. HYMPI_PMPI_AFTER=0 (a
-Context from the first call) unless set. Standard library only.
+unchanged buffers) in turn without the library, with it, and with it but HYMPI_PMPI=none
+(every call falls through: the library's own overhead), and prints per operation and size the
+median over launches of each (lowest-highest) and the ratios to MPI alone. The library runs
+with HYMPI_PMPI_AFTER=0 (a Context from the first call) and HYMPI_PMPI_MAX_BYTES=unlimited
+(every size through hympi, to find the bounds) unless set. Standard library only.
 
     bench/scripts/pmpi_compare.py --build build/openmpi [--np 2] [--launches 5] [--iterations 10000]
 """
@@ -28,24 +30,29 @@ def main():
         sys.exit(f"pmpi_compare: no {library} (build the target hympi_pmpi)")
     mpiexec = launcher(args.build, args.np)
     extra = ["--iterations", str(args.iterations)] if args.iterations else []
-    plain, preloaded = [], []
+    plain, preloaded, none = [], [], []
     os.environ.setdefault("HYMPI_PMPI_AFTER", "0")
-    for k in range(args.launches):  # interleaved: plain, preloaded, plain, ...
+    os.environ.setdefault("HYMPI_PMPI_MAX_BYTES", "unlimited")
+    preload = ["env", f"LD_PRELOAD={library}"]
+    for k in range(args.launches):  # interleaved: plain, preloaded, none, plain, ...
         print(f"pmpi_compare: launch {k + 1}/{args.launches}", file=sys.stderr)
         plain.append(probe(mpiexec, args.build, extra))
-        preloaded.append(probe(mpiexec + ["env", f"LD_PRELOAD={library}"], args.build, extra))
+        preloaded.append(probe(mpiexec + preload, args.build, extra))
+        none.append(probe(mpiexec + preload + ["HYMPI_PMPI=none"], args.build, extra))
     print(f"{' '.join(mpiexec)} [env LD_PRELOAD=libhympi_pmpi.so] hympi-osu-probe, {args.launches} launches of "
           f"each, interleaved; µs, median over launches (lowest-highest); unchanged buffers (OSU's method)\n")
-    print("| operation | bytes | MPI | MPI + libhympi_pmpi | ratio |")
-    print("|---|---|---|---|---|")
+    print("| operation | bytes | MPI | MPI + libhympi_pmpi | ratio | HYMPI_PMPI=none | ratio |")
+    print("|---|---|---|---|---|---|---|")
     for key in sorted(plain[0], key=lambda k: (k[0] != "barrier", k[0], k[1])):
         if key[0] == "exchange":
             continue  # not intercepted
         a = [r[key] for r in plain]
-        b = [r[key] for r in preloaded]
-        ratio = statistics.median(b) / statistics.median(a)
-        print(f"| {key[0]} | {key[1]} | {statistics.median(a):.3f} ({min(a):.3f}-{max(a):.3f}) | "
-              f"{statistics.median(b):.3f} ({min(b):.3f}-{max(b):.3f}) | {ratio:.2f} |")
+        cells = [f"{statistics.median(a):.3f} ({min(a):.3f}-{max(a):.3f})"]
+        for runs in (preloaded, none):
+            b = [r[key] for r in runs]
+            cells += [f"{statistics.median(b):.3f} ({min(b):.3f}-{max(b):.3f})",
+                      f"{statistics.median(b) / statistics.median(a):.2f}"]
+        print(f"| {key[0]} | {key[1]} | " + " | ".join(cells) + " |")
     return 0
 
 

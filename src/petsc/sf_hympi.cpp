@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The PetscSF type "hympi" (include/hympi_petsc.h): its operations table and its
-// registration. At set-up it makes an inner PetscSF of type basic on the same graph and,
-// from both, the hympi side (petsc/sf_exchange.hpp). A broadcast with MPI_REPLACE on host
-// memory of a unit hympi moves (petsc/unit.hpp) runs through hympi; everything else
-// (other operations, reductions, fetch-and-op, device memory, other units, a broadcast
-// begun while another of its unit is outstanding: petsc/sf_exchange.hpp, graphs beyond int
-// ids, graphs with a leaf listed twice) runs on the inner SF. The decision depends on what
-// every rank of the SF passes alike (unit, op, its broadcasts' order), so all ranks take
-// the same path; the one exception is the memory type, which a rank without roots and
-// leaves reports as host: with device arrays on the other ranks, use basic.
+// registration. At set-up it makes an inner PetscSF of type basic on the same graph, and
+// that is all: the SF starts on basic. Once it has run -sf_hympi_after broadcasts that
+// hympi could move, with none outstanding, it reads its graph into hympi's terms and makes
+// the hympi side (petsc/sf_exchange.hpp); the Context of its communicator is made then,
+// the first time. So a scatter used a handful of times costs what basic costs.
+// From then on, a broadcast with MPI_REPLACE on host memory of a unit hympi moves
+// (petsc/unit.hpp) runs through hympi; everything else (other operations, reductions,
+// fetch-and-op, device memory, other units, a broadcast begun while another of its unit is
+// outstanding: petsc/sf_exchange.hpp, graphs beyond int ids, graphs with a leaf listed
+// twice) runs on the inner SF. The decisions depend on what every rank of the SF passes
+// alike (unit, op, its broadcasts' order), so all ranks take the same path; the one
+// exception is the memory type, which a rank without roots and leaves reports as host:
+// with device arrays on the other ranks, use basic.
 #include <petsc/private/sfimpl.h>
 
 #include <exception>
@@ -24,10 +28,19 @@
 namespace hympi::petsc {
 namespace {
 
+// Broadcasts on basic before the switch to hympi (-sf_hympi_after): BENCHMARKS.md, "PetscSF
+// switch-over".
+constexpr PetscInt kDefaultAfter = 100;
+
 struct SfHympi {
   Strategy strategy = Strategy::shm;
-  PetscSF inner = nullptr;                // basic, same graph: what hympi does not move
-  std::unique_ptr<SfExchange> exchange;   // null: everything runs on `inner`
+  PetscInt after = kDefaultAfter;
+  PetscSF inner = nullptr;  // basic, same graph: what hympi does not move
+  // On basic until `after` broadcasts hympi could move; then hympi's, or basic's for good.
+  enum class Stage { basic, hympi, basic_for_good } stage = Stage::basic;
+  PetscInt movable = 0;            // broadcasts hympi could have moved, while on basic
+  PetscInt outstanding_inner = 0;  // broadcasts begun on basic and not ended, while on basic
+  std::unique_ptr<SfExchange> exchange;  // at Stage::hympi
 };
 
 SfHympi& data(PetscSF sf) { return *static_cast<SfHympi*>(sf->data); }
@@ -65,11 +78,23 @@ PetscErrorCode set_up(PetscSF sf) {
   PetscCall(PetscSFSetGraph(h.inner, nroots, nleaves, const_cast<PetscInt*>(ilocal), PETSC_COPY_VALUES,
                             const_cast<PetscSFNode*>(iremote), PETSC_COPY_VALUES));
   PetscCall(PetscSFSetUp(h.inner));
+  h.stage = SfHympi::Stage::basic;
+  h.movable = h.outstanding_inner = 0;
+  PetscFunctionReturn(0);
+}
 
+/// Collective (every rank reaches it at the same broadcast): hympi's side, or basic for good
+/// when some rank's graph is beyond hympi.
+PetscErrorCode switch_to_hympi(PetscSF sf) {
+  SfHympi& h = data(sf);
+  MPI_Comm comm = PetscObjectComm((PetscObject)sf);
   SfGraph graph;
   PetscBool moves;
+
+  PetscFunctionBegin;
   PetscCall(read_graph(sf, h.inner, &graph, &moves));
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &moves, 1, MPIU_BOOL, MPI_LAND, comm));  // every rank, or none
+  h.stage = moves ? SfHympi::Stage::hympi : SfHympi::Stage::basic_for_good;
   if (moves)
     PetscCall(guarded(sf, [&] {
       h.exchange = std::make_unique<SfExchange>(context_of(comm), std::move(graph), h.strategy);
@@ -106,6 +131,8 @@ PetscErrorCode set_from_options(PetscSF sf, PetscOptionItems* PetscOptionsObject
   PetscOptionsHeadBegin(PetscOptionsObject, "PetscSF hympi options");
   PetscCall(PetscOptionsString("-sf_hympi_strategy", "hympi ghost-update strategy of the broadcasts", "HympiPetscInitialize",
                                name_of(h.strategy), name, sizeof name, &set));
+  PetscCall(PetscOptionsRangeInt("-sf_hympi_after", "broadcasts on basic before hympi's set-up", "HympiPetscInitialize",
+                                 h.after, &h.after, nullptr, 0, PETSC_MAX_INT));
   PetscOptionsHeadEnd();
   if (set)
     PetscCall(guarded(sf, [&] {
@@ -126,31 +153,40 @@ PetscErrorCode view(PetscSF sf, PetscViewer viewer) {
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
+  const char* where = !sf->setupcalled                                    ? "(not set up)"
+                      : h.stage == SfHympi::Stage::hympi                  ? "through hympi"
+                      : h.stage == SfHympi::Stage::basic_for_good         ? "through basic (a graph beyond hympi)"
+                                                                          : "through basic until the switch";
   if (ascii)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  hympi strategy %s; broadcasts of double, float, PetscInt units %s\n",
-                                     name_of(h.exchange ? h.exchange->strategy() : h.strategy),
-                                     !sf->setupcalled ? "(not set up)" : h.exchange ? "through hympi" : "through basic"));
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+                                     "  hympi strategy %s, after %" PetscInt_FMT
+                                     " broadcasts; broadcasts of double, float, PetscInt units %s\n",
+                                     name_of(h.exchange ? h.exchange->strategy() : h.strategy), h.after, where));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode duplicate(PetscSF sf, PetscSFDuplicateOption, PetscSF newsf) {
   PetscFunctionBegin;
   data(newsf).strategy = data(sf).strategy;
+  data(newsf).after = data(sf).after;
   PetscFunctionReturn(0);
 }
 
-/// The unit, when hympi moves this broadcast.
-std::optional<Unit> moved_unit(SfHympi& h, MPI_Datatype unit, MPI_Op op) {
-  if (!h.exchange || op != MPI_REPLACE) return std::nullopt;
+/// The unit, when hympi moves broadcasts of `unit` with `op`.
+std::optional<Unit> movable_unit(MPI_Datatype unit, MPI_Op op) {
+  if (op != MPI_REPLACE) return std::nullopt;
   return unit_of(unit);
 }
 
 PetscErrorCode bcast_begin(PetscSF sf, MPI_Datatype unit, PetscMemType rootmtype, const void* rootdata,
                            PetscMemType leafmtype, void* leafdata, MPI_Op op) {
   SfHympi& h = data(sf);
+  const std::optional<Unit> u = movable_unit(unit, op);
 
   PetscFunctionBegin;
-  if (std::optional<Unit> u = moved_unit(h, unit, op)) {
+  if (u && h.stage == SfHympi::Stage::basic && h.outstanding_inner == 0 && ++h.movable > h.after)
+    PetscCall(switch_to_hympi(sf));
+  if (u && h.stage == SfHympi::Stage::hympi) {
     bool started = false;
     PetscCall(guarded(sf, [&] {
       started = h.exchange->begin(*u, rootdata, leafdata, PetscMemTypeHost(rootmtype) && PetscMemTypeHost(leafmtype));
@@ -163,14 +199,16 @@ PetscErrorCode bcast_begin(PetscSF sf, MPI_Datatype unit, PetscMemType rootmtype
   }
   ++g_counts.bcasts_basic;
   PetscCall((*h.inner->ops->BcastBegin)(h.inner, unit, rootmtype, rootdata, leafmtype, leafdata, op));
+  if (h.stage == SfHympi::Stage::basic) ++h.outstanding_inner;
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode bcast_end(PetscSF sf, MPI_Datatype unit, const void* rootdata, void* leafdata, MPI_Op op) {
   SfHympi& h = data(sf);
+  const std::optional<Unit> u = movable_unit(unit, op);
 
   PetscFunctionBegin;
-  if (std::optional<Unit> u = moved_unit(h, unit, op)) {
+  if (u && h.stage == SfHympi::Stage::hympi) {
     bool ended = false;
     PetscCall(guarded(sf, [&] {
       ended = h.exchange->end(*u, rootdata, leafdata);
@@ -179,6 +217,7 @@ PetscErrorCode bcast_end(PetscSF sf, MPI_Datatype unit, const void* rootdata, vo
     if (ended) PetscFunctionReturn(0);
   }
   PetscCall((*h.inner->ops->BcastEnd)(h.inner, unit, rootdata, leafdata, op));
+  if (h.stage == SfHympi::Stage::basic && h.outstanding_inner > 0) --h.outstanding_inner;
   PetscFunctionReturn(0);
 }
 
