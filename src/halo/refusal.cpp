@@ -2,26 +2,20 @@
 #include "halo/refusal.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <cstdint>
 #include <cstring>
-#include <thread>
+#include <type_traits>
 
+#include "core/memory_order.hpp"
 #include "mpi/support/mpi_check.hpp"
 
 namespace hympi::halo {
 namespace {
 
-constexpr std::size_t kTextBytes = 1024;
-constexpr uint64_t kWriting = 1, kPosted = 2;
+// The node's refusal: the claimed record of core/claimed_record.hpp; its number is the
+// node-wide calls each node rank makes before it throws.
+using Record = core::ClaimedRecord<std::conditional_t<core::kForceSeqCst, core::SeqCstOrders, core::TunedOrders>>;
 
 }  // namespace
-
-struct alignas(64) Refusals::Record {
-  std::atomic<uint64_t> state;  // 0: none; kWriting: claimed, text being written; kPosted
-  uint64_t stop;                // node-wide calls each node rank makes before it throws
-  char text[kTextBytes];        // the message, NUL-terminated
-};
 
 std::vector<int> node_internode_neighbors(const Pattern::Data& pattern, const Topology& topology) {
   std::vector<int> mine;
@@ -45,7 +39,7 @@ Refusals::Refusals(const Pattern::Data& pattern, std::vector<int> told, MPI_Comm
                    mpi::ArenaLease& arena)
     : comm_(comm), tag_(tag), told_(std::move(told)) {
   // The arena zeroes what it allocates: state 0 before any rank learns where the record is.
-  record_ = reinterpret_cast<Record*>(arena.allocate(sizeof(Record), 64).peers[0]);
+  record_ = reinterpret_cast<core::RecordWords*>(arena.allocate(sizeof(core::RecordWords), 64).peers[0]);
   // Neighbours are mutual: only a rank with internode neighbours is ever told.
   for (std::size_t i = 0; i < pattern.neighbors.size(); ++i) probe_ = probe_ || !pattern.intranode(i);
 }
@@ -61,22 +55,17 @@ Refusals::~Refusals() {
 
 void Refusals::post(const std::string& message) {
   seen_ = true;
-  uint64_t none = 0;
-  // acq_rel: the claim orders our text writes after any earlier claim's (there is none).
-  if (!record_->state.compare_exchange_strong(none, kWriting, std::memory_order_acq_rel)) {
+  Record record(*record_);
+  if (!record.claim()) {
     // Another rank of the node claimed it: its `stop` is our next node-wide call too (none
-    // without a NodeSync). acquire: `stop` is read after kPosted, which publishes it; a
-    // text is short to write.
+    // without a NodeSync).
     if (!sync_) return;
-    while (record_->state.load(std::memory_order_acquire) != kPosted) std::this_thread::yield();
+    record.wait_posted();
     join_to_stop();
     return;
   }
-  record_->stop = synced_ + (sync_ ? 1 : 0);
-  const std::size_t n = std::min(message.size(), kTextBytes - 1);
-  std::memcpy(record_->text, message.data(), n);
-  record_->text[n] = '\0';
-  record_->state.store(kPosted, std::memory_order_release);  // release: text and stop are visible with kPosted
+  record.post(message, synced_ + (sync_ ? 1 : 0));
+  const std::size_t n = std::strlen(record.text());
   text_ = std::make_unique<char[]>(n);
   std::memcpy(text_.get(), message.data(), n);
   for (int rank : told_) {
@@ -88,7 +77,8 @@ void Refusals::post(const std::string& message) {
 }
 
 void Refusals::join_to_stop() {
-  for (; synced_ < record_->stop; ++synced_) sync_->join();
+  const uint64_t stop = Record(*record_).stop();  // read after the record was seen posted
+  for (; synced_ < stop; ++synced_) sync_->join();
 }
 
 void Refusals::synced() {
@@ -97,11 +87,11 @@ void Refusals::synced() {
 }
 
 void Refusals::check_node() {
-  // acquire: the text written before kPosted is visible.
-  if (record_->state.load(std::memory_order_acquire) != kPosted) return;
+  Record record(*record_);
+  if (!record.posted()) return;
   seen_ = true;
   join_to_stop();
-  throw Refused(record_->text);
+  throw Refused(record.text());
 }
 
 void Refusals::check() {

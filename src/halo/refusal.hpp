@@ -39,6 +39,8 @@
 //    (mpi/support/tag_blocks.hpp), so no later message can match one that waits there.
 #pragma once
 
+#include "core/claimed_record.hpp"
+
 #include <mpi.h>
 
 #include <memory>
@@ -100,14 +102,13 @@ class Refusals final : public core::WaitInterrupt {
   bool seen() const { return seen_; }
 
  private:
-  struct Record;
 
   /// Joins the node-wide calls up to the posted record's `stop`.
   void join_to_stop();
 
   MPI_Comm comm_;
   int tag_;
-  Record* record_;                  // the node's, in node rank 0's segment
+  core::RecordWords* record_;       // the node's, in node rank 0's segment (core/claimed_record.hpp)
   NodeSync* sync_ = nullptr;        // attach()
   uint64_t synced_ = 0;             // node-wide calls made (synced() and joined)
   std::vector<int> told_;           // the node's internode neighbours (world ranks)

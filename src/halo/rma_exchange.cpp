@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "halo/rma_exchange.hpp"
 
-#include <atomic>
 #include <cstdint>
 #include <optional>
+#include <type_traits>
 
+#include "core/memory_order.hpp"
+#include "core/post_counter.hpp"
 #include "core/watchdog_thread.hpp"
 #include "halo/refusal.hpp"
 #include "hympi/shared_window.hpp"
@@ -15,6 +17,10 @@ namespace hympi::halo {
 namespace {
 
 using mpi::check;
+// The RMA baselines' words in node-shared memory (core/post_counter.hpp).
+using WordOrders = std::conditional_t<core::kForceSeqCst, core::SeqCstOrders, core::TunedOrders>;
+using Posts = core::PostCounter<WordOrders>;
+using Flag = core::SyncedFlag<WordOrders>;
 
 /// What the three variants share: the window of receive blocks (and, for rma_lock, the
 /// flag window), the links to and from each intranode peer, and a watchdog over blocking
@@ -167,14 +173,12 @@ class PscwExchange final : public RmaExchange {
     if (!in_.empty()) {
       check(MPI_Win_post(from_group_, 0, data_->win()), "MPI_Win_post (ghost update)");
       exposed_ = true;
-      // release: a sender that reads the new count finds the post made (MPI_Win_start won't block on it).
-      posts(self_).store(++posted_, std::memory_order_release);
+      Posts::post(posts(self_), ++posted_);  // a sender that sees it finds the post made
     }
     if (out_.empty()) return;
     for (const Link& l : out_) {
       const int q = l.peer->node_rank;
-      // acquire: pairs with the receiver's release after its MPI_Win_post.
-      core::poll_until([&] { return posts(q).load(std::memory_order_acquire) > started_; }, wait_,
+      core::poll_until([&] { return Posts::posted_after(posts(q), started_); }, wait_,
                        core::node_site("ghost update: a receiver's MPI_Win_post", members_, self_, q),
                        "the receiver never posted its window for this update");
     }
@@ -208,7 +212,7 @@ class PscwExchange final : public RmaExchange {
     complete();
     std::vector<Link> posted;
     for (const Link& l : out_)
-      if (posts(l.peer->node_rank).load(std::memory_order_acquire) > started_) posted.push_back(l);  // acquire: as in begin
+      if (Posts::posted_after(posts(l.peer->node_rank), started_)) posted.push_back(l);
     if (!posted.empty()) {
       MPI_Group group = group_of(posted);
       blocking("ghost update: MPI_Win_start (closing a refused update)", [&] { return MPI_Win_start(group, 0, data_->win()); });
@@ -221,9 +225,7 @@ class PscwExchange final : public RmaExchange {
   }
 
  private:
-  std::atomic_ref<uint64_t> posts(int node_rank) const {
-    return std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(posts_.peers[std::size_t(node_rank)]));
-  }
+  uint64_t& posts(int node_rank) const { return *reinterpret_cast<uint64_t*>(posts_.peers[std::size_t(node_rank)]); }
 
   void complete() {
     if (!accessing_) return;
@@ -278,7 +280,7 @@ class LockExchange final : public RmaExchange {
   // while the target waits in a hympi barrier).
   void raise_flag(uint64_t* flag) {
     check(MPI_Win_sync(data_->win()), "MPI_Win_sync (data)");
-    std::atomic_ref<uint64_t>(*flag).store(k_, std::memory_order_relaxed);  // ordered by the syncs around it
+    Flag::store(*flag, k_);
     check(MPI_Win_sync(flags_->win()), "MPI_Win_sync (flag)");
   }
 
@@ -287,7 +289,7 @@ class LockExchange final : public RmaExchange {
     int code = MPI_SUCCESS;
     auto ready = [&] {
       code = MPI_Win_sync(flags_->win());
-      return code != MPI_SUCCESS || std::atomic_ref<uint64_t>(*flag).load(std::memory_order_relaxed) >= at_least;  // synced
+      return code != MPI_SUCCESS || Flag::load(*flag) >= at_least;
     };
     core::poll_until(ready, wait_, core::node_site(operation, members_, self_, peer.node_rank),
                      "the flag never reached the expected sequence number");
