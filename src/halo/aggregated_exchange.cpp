@@ -2,10 +2,10 @@
 #include "halo/aggregated_exchange.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <limits>
 #include <utility>
 
+#include "core/aggregate_region.hpp"
 #include "core/wait.hpp"
 #include "halo/aggregate_layout.hpp"
 #include "halo/for_orders.hpp"
@@ -32,7 +32,8 @@ class AggregatedExchange final : public Exchange {
         self_(setup.topology.node_rank()),
         fields_(setup.fields),
         comm_(setup.comm),
-        tag_(setup.tag + Tag::node_pair) {
+        tag_(setup.tag + Tag::node_pair),
+        progress_{setup.comm} {
     // Everyone's internode traffic on this node, laid out the same way on every rank.
     std::vector<Traffic> mine;
     for (const PeerPlan& p : peers_)
@@ -62,6 +63,8 @@ class AggregatedExchange final : public Exchange {
         for (const Message& m : g.messages) stats_.internode_bytes += m.bytes;
       }
     region_ = setup.arena.allocate(layout.region_bytes[std::size_t(self_)], 128);
+    for (const Region& g : send_) send_sync_.push_back(make_sync(g));
+    for (const Region& g : recv_) recv_sync_.push_back(make_sync(g));
 
     for (Region& g : send_)
       if (g.owner == self_) requests_for(g, true);
@@ -83,23 +86,22 @@ class AggregatedExchange final : public Exchange {
     std::size_t r = 0;
     for (Region& g : recv_)
       if (g.owner == self_) {
-        wait_progressing(counter(g), (k - 1) * g.locals.size(), site("ghost update (aggregated): readers of a receive region", world(g.locals.front())));
+        sync(g).wait_read(k, wait_, site("ghost update (aggregated): readers of a receive region", world(g.locals.front())), progress());
         mpi::check(MPI_Start(&recv_requests_[r++]), "MPI_Start (aggregated receive)");
       }
     // My parts of each send region, once its previous message has left.
     for (Region& g : send_)
       if (!g.mine.empty()) {
-        wait_progressing(notice(g, self_), k - 1, site("ghost update (aggregated): the previous send of a region", world(g.owner)));
+        sync(g).wait_writable(notice(g, self_), k, wait_, site("ghost update (aggregated): the previous send of a region", world(g.owner)), progress());
         std::byte* region = region_.peers[std::size_t(g.owner)] + g.region_at;
         for (auto [plan, offset] : g.mine) plan->pack_fields(arrays.send, region + offset);
-        counter(g).seq.fetch_add(1, Orders::publish);  // release: my part is written before the owner sends
-        core::wake_sleepers<Orders>(counter(g));
+        sync(g).count_part();
       }
     // The messages I send: when every writer is done.
     std::size_t s = 0;
     for (Region& g : send_)
       if (g.owner == self_) {
-        wait_progressing(counter(g), k * g.locals.size(), site("ghost update (aggregated): writers of a send region", world(g.locals.front())));
+        sync(g).wait_written(k, wait_, site("ghost update (aggregated): writers of a send region", world(g.locals.front())), progress());
         mpi::check(MPI_Start(&send_requests_[s++]), "MPI_Start (aggregated send)");
       }
   }
@@ -110,20 +112,20 @@ class AggregatedExchange final : public Exchange {
     for (Region& g : recv_)
       if (g.owner == self_) {
         mpi::wait_all({&recv_requests_[r++], 1}, wait_, site("ghost update (aggregated): node-pair message", g.remote_owner));
-        for (int q : g.locals) core::publish<Orders>(notice(g, q), k);  // release: MPI's data before the notice
+        sync(g).notify(k);
       }
     for (Region& g : recv_)
       if (!g.mine.empty()) {
-        wait_progressing(notice(g, self_), k, site("ghost update (aggregated): arrival of a node-pair message", world(g.owner)));
+        sync(g).wait_arrived(notice(g, self_), k, wait_, site("ghost update (aggregated): arrival of a node-pair message", world(g.owner)), progress());
         const std::byte* region = region_.peers[std::size_t(g.owner)] + g.region_at;
         for (auto [plan, offset] : g.mine) plan->unpack_fields(region + offset, arrays.recv);
-        if (!deferred_release_) done_reading(g);
+        if (!deferred_release_) sync(g).count_part();
       }
     std::size_t s = 0;
     for (Region& g : send_)
       if (g.owner == self_) {
         mpi::wait_all({&send_requests_[s++], 1}, wait_, site("ghost update (aggregated): node-pair send", g.remote_owner));
-        for (int q : g.locals) core::publish<Orders>(notice(g, q), k);  // release: the region may be rewritten
+        sync(g).notify(k);
       }
   }
 
@@ -132,12 +134,12 @@ class AggregatedExchange final : public Exchange {
   void release_received() override {
     if (k_ > 0)
       for (Region& g : recv_)
-        if (!g.mine.empty()) done_reading(g);
+        if (!g.mine.empty()) sync(g).count_part();
   }
   void wait_sendable() override {
     for (Region& g : send_)
       if (!g.mine.empty())
-        wait_progressing(notice(g, self_), k_, site("ghost update (aggregated): the previous send of a region", world(g.owner)));
+        sync(g).wait_writable(notice(g, self_), k_ + 1, wait_, site("ghost update (aggregated): the previous send of a region", world(g.owner)), progress());
   }
   std::optional<MessageBuffers> buffers(std::size_t index) override {
     MessageBuffers b;
@@ -171,25 +173,30 @@ class AggregatedExchange final : public Exchange {
     (send ? send_requests_ : recv_requests_).push_back(request);
   }
 
-  /// A wait on a node peer that also drives MPI progress: the peer may itself wait for an
-  /// MPI message that needs this rank's progress (a rendezvous of a request it started).
-  void wait_progressing(core::Channel& channel, uint64_t target, const core::WaitSite& where) {
-    auto progress = [this] {
+  /// Waits on node peers also drive MPI progress: a peer may itself wait for an MPI message
+  /// that needs this rank's progress (a rendezvous of a request it started).
+  struct Progress {
+    MPI_Comm comm;
+    void operator()() const {
       int flag = 0;
-      MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &flag, MPI_STATUS_IGNORE);
-    };
-    core::wait_at_least<Orders>(channel, target, wait_, where, progress);
-  }
+      MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, MPI_STATUS_IGNORE);
+    }
+  };
+  core::FunctionRef<void()> progress() { return progress_; }
 
-  void done_reading(Region& g) {
-    counter(g).seq.fetch_add(1, Orders::publish);  // release: my reads end before the region is reused
-    core::wake_sleepers<Orders>(counter(g));
+  /// The region's protocol (core/aggregate_region.hpp), made at set-up: its counter in the
+  /// owner's segment, its locals' notices in theirs.
+  core::AggregateRegion<Orders> make_sync(const Region& g) const {
+    std::vector<core::Channel*> notices;
+    for (int q : g.locals) notices.push_back(&notice(g, q));
+    return core::AggregateRegion<Orders>(
+        reinterpret_cast<core::Channel*>(region_.peers[std::size_t(g.owner)] + g.counter_at), std::move(notices));
   }
-
-  core::Channel& counter(const Region& g) {
-    return *reinterpret_cast<core::Channel*>(region_.peers[std::size_t(g.owner)] + g.counter_at);
+  const core::AggregateRegion<Orders>& sync(const Region& g) const {
+    const bool send = &g >= send_.data() && &g < send_.data() + send_.size();
+    return send ? send_sync_[std::size_t(&g - send_.data())] : recv_sync_[std::size_t(&g - recv_.data())];
   }
-  core::Channel& notice(const Region& g, int q) {
+  core::Channel& notice(const Region& g, int q) const {
     return *reinterpret_cast<core::Channel*>(region_.peers[std::size_t(q)] + g.notice_at[std::size_t(q)]);
   }
   core::WaitSite site(const char* operation, int peer) const { return {operation, topo_.world_rank(), peer}; }
@@ -204,6 +211,8 @@ class AggregatedExchange final : public Exchange {
   std::vector<Region> send_, recv_;
   HaloStats stats_;
   mpi::SharedRegion region_;
+  std::vector<core::AggregateRegion<Orders>> send_sync_, recv_sync_;  // by region, as send_ and recv_
+  Progress progress_;
   std::vector<MPI_Request> send_requests_, recv_requests_;
   uint64_t k_ = 0;
 };
