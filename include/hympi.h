@@ -68,6 +68,13 @@ void hympi_version(int* major, int* minor, int* patch);
  * type>)", its components, the MPI it was built with and the one it runs with, the
  * compiler. A static string; callable before MPI_Init and after MPI_Finalize. */
 const char* hympi_configuration(void);
+/* Where hympi's own messages go: its warnings and its last words before it ends the job
+ * (errors are returned, never printed). handler(message, user_data) for each, message
+ * without a trailing newline; NULL silences them; hympi_default_message_handler (stderr)
+ * is the default. Process-wide: set it before making objects. */
+typedef void (*hympi_message_handler)(const char* message, void* user_data);
+void hympi_set_message_handler(hympi_message_handler handler, void* user_data);
+void hympi_default_message_handler(const char* message, void* user_data);
 
 /* --- enums (values match the C++ enums) ---------------------------------------------- */
 typedef enum { HYMPI_FLOAT64 = 0, HYMPI_FLOAT32 = 1, HYMPI_INT32 = 2, HYMPI_INT64 = 3 } hympi_datatype;

@@ -8,6 +8,7 @@
 #include "hympi/context.hpp"
 #include "hympi/grid.hpp"
 #include "hympi/halo.hpp"
+#include "hympi/messages.hpp"
 #include "hympi/node_shared.hpp"
 #include "hympi/options.hpp"
 #include "hympi/shared_window.hpp"

@@ -14,6 +14,7 @@
 #include <ctime>
 
 #include "core/memory_order.hpp"
+#include "core/messages.hpp"
 
 namespace hympi::core {
 namespace {
@@ -22,8 +23,7 @@ static_assert(std::endian::native == std::endian::little,
               "the futex waits on the low half of a 64-bit sequence word");
 
 void default_watchdog(const std::string& message) {
-  std::fprintf(stderr, "%s\n", message.c_str());
-  std::fflush(stderr);
+  emit_message(message);
   std::abort();
 }
 

@@ -51,6 +51,7 @@ module hympi
             hympi_halo_stats, hympi_block, hympi_field, hympi_node_shared
   ! errors, version, names, options
   public :: hympi_version, hympi_error_string, hympi_last_error_message
+  public :: hympi_set_message_handler, hympi_default_message_handler
   public :: hympi_strategy_name, hympi_strategy_from_name, hympi_stencil_name, hympi_stencil_from_name, &
             hympi_datatype_name, hympi_op_name
   public :: hympi_options_default, hympi_options_from_env, hympi_options_describe

@@ -8,7 +8,7 @@
 ! Invariant: every declaration here matches include/hympi.h exactly (order of struct
 ! components, value/reference arguments); a change to the header is mirrored here.
 module hympi_c_api
-  use, intrinsic :: iso_c_binding, only: c_int, c_double, c_size_t, c_int64_t, c_ptr, c_char
+  use, intrinsic :: iso_c_binding, only: c_int, c_double, c_size_t, c_int64_t, c_ptr, c_char, c_funptr
   implicit none
   private
 
@@ -131,6 +131,7 @@ module hympi_c_api
 
   public :: c_strlen
   public :: c_hympi_error_string, c_hympi_last_error_message, c_hympi_version
+  public :: hympi_set_message_handler, hympi_default_message_handler
   public :: c_hympi_strategy_name, c_hympi_strategy_from_name, c_hympi_stencil_name, c_hympi_stencil_from_name, &
             c_hympi_datatype_name, c_hympi_op_name
   public :: c_hympi_options_default, c_hympi_options_from_env, c_hympi_options_describe
@@ -172,6 +173,18 @@ module hympi_c_api
       import :: c_int
       integer(c_int), intent(out) :: major, minor, patch
     end subroutine c_hympi_version
+    ! Where hympi's messages go (hympi.h): c_funloc of a bind(c) subroutine(message,
+    ! user_data), both type(c_ptr), value (message: a NUL-terminated C string);
+    ! c_null_funptr silences them; c_funloc(hympi_default_message_handler) restores stderr.
+    subroutine hympi_set_message_handler(handler, user_data) bind(c, name="hympi_set_message_handler")
+      import :: c_funptr, c_ptr
+      type(c_funptr), value :: handler
+      type(c_ptr), value :: user_data
+    end subroutine hympi_set_message_handler
+    subroutine hympi_default_message_handler(message, user_data) bind(c, name="hympi_default_message_handler")
+      import :: c_ptr
+      type(c_ptr), value :: message, user_data
+    end subroutine hympi_default_message_handler
 
     ! --- names
     function c_hympi_strategy_name(strategy) bind(c, name="hympi_strategy_name") result(s)

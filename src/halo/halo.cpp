@@ -6,11 +6,11 @@
 // and every rank a refusal reaches keep the message in `broken`, and every later call throws it.
 #include "hympi/halo.hpp"
 
-#include <cstdio>
 #include <exception>
 #include <functional>
 #include <string>
 
+#include "core/messages.hpp"
 #include "halo/automatic.hpp"
 #include "halo/call_order.hpp"
 #include "halo/halo_checks.hpp"
@@ -95,9 +95,9 @@ struct Halo::Impl {
 
   ~Impl() {
     if (order.in_flight() && broken.empty() && std::uncaught_exceptions() == 0)
-      std::fprintf(stderr, "hympi: warning: rank %d destroys a Halo between begin() and end(); its neighbours "
-                   "may wait for this update (destruction is collective: finish the update on every rank first)\n",
-                   pattern.data().context->topology().world_rank());
+      core::emit_message("hympi: warning: rank " + std::to_string(pattern.data().context->topology().world_rank()) +
+                         " destroys a Halo between begin() and end(); its neighbours may wait for this update "
+                         "(destruction is collective: finish the update on every rank first)");
   }
 };
 

@@ -354,8 +354,16 @@ static void refused_updates(hympi_context ctx) {
   CHECK_OK(hympi_pattern_free(&pattern));
 }
 
+/* Messages (hympi.h): silenced, then the default back; the handler itself is tested in
+ * test_halo's Messages.RedirectedThenSilenced. */
+static void message_handler_round_trip(void) {
+  hympi_set_message_handler(NULL, NULL);
+  hympi_set_message_handler(hympi_default_message_handler, NULL);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
+  message_handler_round_trip();
   g_rank = c_test_rank();
   g_size = c_test_size_of_world();
   hympi_context ctx = NULL;

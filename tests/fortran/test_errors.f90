@@ -9,6 +9,7 @@
 ! objects still work afterwards. Also the names of the enums and codes.
 program test_errors
   use, intrinsic :: iso_fortran_env, only: int64, real64
+  use, intrinsic :: iso_c_binding, only: c_funloc, c_null_funptr, c_null_ptr
   use mpi_f08
   use hympi
   use fortran_test
@@ -27,6 +28,9 @@ program test_errors
   integer, allocatable :: wrong_type(:)
 
   call MPI_Init()
+  ! hympi's messages silenced, then back to stderr (the binding links and takes c_funloc)
+  call hympi_set_message_handler(c_null_funptr, c_null_ptr)
+  call hympi_set_message_handler(c_funloc(hympi_default_message_handler), c_null_ptr)
   rank = world_rank()
   ranks = world_size()
   call hympi_context_create(MPI_COMM_WORLD, ctx)

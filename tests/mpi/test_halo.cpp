@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "hympi/halo.hpp"
+#include "hympi/messages.hpp"
 #include "mpi/support/mpi_types.hpp"
 #include "test_util.hpp"
 
@@ -481,6 +482,37 @@ INSTANTIATE_TEST_SUITE_P(Halo, ZeroCopy,
                          ::testing::Values(Strategy::shm, Strategy::aggregated, Strategy::aggregated_odm,
                                            Strategy::flat_mpi, Strategy::automatic),
                          [](const auto& param_info) { return std::string(hympi::name_of(param_info.param)); });
+
+// hympi's messages go to the handler the program sets (M11 of the xSDK policies): a Halo
+// destroyed between begin() and end() on every rank warns through it, and a null handler
+// silences it. The misuse happens on a Context of its own, freed afterwards: the
+// other tests' Context never sees it.
+TEST(Messages, RedirectedThenSilenced) {
+  const int me = world_rank(), size = world_size();
+  hympi::Context own(MPI_COMM_WORLD);
+  // Neighbours on this rank's node only: nothing of the abandoned update is left in MPI.
+  const std::vector<int>& node_of = own.topology().node_of();
+  std::vector<hympi::NeighborLists> lists;
+  for (int peer : {(me + 1) % size, (me + size - 1) % size})
+    if (peer != me && node_of[std::size_t(peer)] == node_of[std::size_t(me)] && (lists.empty() || lists[0].rank != peer))
+      lists.push_back({peer, {0}, {int(lists.size()) + 1}});
+  const hympi::Pattern pattern = hympi::Pattern::from_lists(own, 3, lists);
+  std::vector<std::string> heard;
+  auto keep = [](const char* message, void* into) { static_cast<std::vector<std::string>*>(into)->push_back(message); };
+  std::vector<double> v(3, 1.0);
+  for (bool silenced : {false, true}) {
+    hympi::set_message_handler(silenced ? nullptr : +keep, &heard);
+    {
+      hympi::Halo halo(pattern, Strategy::shm);
+      halo.begin(v.data());
+    }  // destroyed in flight, on every rank
+    own.barrier();
+  }
+  hympi::set_message_handler(&hympi::default_message_handler, nullptr);
+  ASSERT_EQ(heard.size(), 1u);
+  EXPECT_NE(heard[0].find("rank " + std::to_string(me) + " destroys a Halo between begin() and end()"), std::string::npos)
+      << heard[0];
+}
 
 TEST(HaloErrors, ZeroCopyMisuse) {
   hympi::Pattern pattern = hympi::Pattern::from_lists(context(), 4, {});

@@ -4,7 +4,6 @@
 // node's tree root runs it between the up and the down sweep, with MPI among node leaders.
 #include "hympi/context.hpp"
 
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -15,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/messages.hpp"
 #include "core/name_table.hpp"
 #include "core/wait.hpp"
 #include "hympi/detail/finalize_guard.hpp"
@@ -39,8 +39,7 @@ using mpi::mpi_type;
 std::thread::id g_mpi_thread;
 
 void abort_job(const std::string& message) {
-  std::fprintf(stderr, "%s\n", message.c_str());
-  std::fflush(stderr);
+  core::emit_message(message);
   // MPI_Abort tears the job down at once: give the launcher time to forward the message
   // (with MPICH's hydra it was lost once in about 60 runs of a watchdog test).
   std::this_thread::sleep_for(std::chrono::milliseconds(300));

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "hympi/detail/finalize_guard.hpp"
 
+#include "core/messages.hpp"
+
 #include <mpi.h>
 
 #include <atomic>
-#include <cstdio>
+#include <string>
 #include <exception>
 #include <mutex>
 #include <utility>
@@ -41,7 +43,7 @@ int release_all(MPI_Comm, int, void*, void*) {
     try {
       release();
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "hympi: while releasing an object at MPI_Finalize: %s\n", e.what());
+      core::emit_message(std::string("hympi: while releasing an object at MPI_Finalize: ") + e.what());
     }
   }
   std::lock_guard lock(r.mutex);
