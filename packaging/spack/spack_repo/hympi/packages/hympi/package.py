@@ -43,11 +43,9 @@ class Hympi(CMakePackage):
     variant(
         "python",
         default=False,
-        description="Build the Python package hympi (nanobind; numpy arrays, mpi4py communicators)",
+        description="Build the Python package hympi (numpy arrays, mpi4py communicators)",
     )
-    variant(
-        "petsc", default=False, description="Build libhympi_petsc, the PetscSF type 'hympi'"
-    )
+    variant("petsc", default=False, description="Build libhympi_petsc, the PetscSF type 'hympi'")
     variant(
         "mesh",
         default=False,
@@ -130,9 +128,8 @@ class Hympi(CMakePackage):
         ]
         if spec.satisfies("+fortran"):
             args.append(self.define("MPI_Fortran_COMPILER", spec["mpi"].mpifc))
-        if spec.satisfies("+python"):
-            # nanobind is found with `python -m nanobind --cmake_dir` (python/CMakeLists.txt).
-            args.append(self.define("Python_EXECUTABLE", spec["python"].command.path))
+        # +python: CMakePackage passes Python_EXECUTABLE (find_python_hints); nanobind is
+        # found with `python -m nanobind --cmake_dir` (python/CMakeLists.txt).
         return args
 
     @run_after("install")
@@ -143,7 +140,7 @@ class Hympi(CMakePackage):
         if not self.spec.satisfies("+python"):
             return
         staged = join_path(self.prefix, "hympi")
-        package_dir = join_path(self.prefix, self.spec["python"].package.platlib, "hympi")
+        package_dir = join_path(python_platlib, "hympi")  # site-packages of this prefix
         mkdirp(package_dir)
         for name in os.listdir(staged):
             rename(join_path(staged, name), join_path(package_dir, name))
@@ -211,7 +208,9 @@ class Hympi(CMakePackage):
                 raise AssertionError(f"component {component} missing: {sorted(built)}")
         for component in ("pmpi", "fortran", "python", "petsc", "mesh"):
             if (component in built) != self.spec.satisfies(f"+{component}"):
-                raise AssertionError(f"component {component}: built {sorted(built)}, spec {self.spec}")
+                raise AssertionError(
+                    f"component {component}: built {sorted(built)}, spec {self.spec}"
+                )
 
     def test_jacobi2d(self):
         """run jacobi2d on 2 ranks (shared-memory ghost updates) and compare with a serial run"""
@@ -232,10 +231,10 @@ class Hympi(CMakePackage):
             output=str,
             error=str,
         )
-        check_outputs(
-            re.escape("verify: largest difference to a serial run 0.000e+00 over 1440 points: identical"),
-            out,
+        verified = (
+            "verify: largest difference to a serial run 0.000e+00 over 1440 points: identical"
         )
+        check_outputs(re.escape(verified), out)
 
     def test_consumer(self):
         """build a C++ and a C program with find_package(hympi) and run each on 2 ranks"""
@@ -244,10 +243,10 @@ class Hympi(CMakePackage):
         mpiexec = self._mpiexec()
         source = self.test_suite.current_test_cache_dir.tests.package.consumer
         runs = [
-            ("CXX", "consumer", "consumer: 2 ranks, allreduce 3"),
-            ("C", "consumer_c", "consumer-c: 2 ranks, allreduce 3"),
+            ("CXX", spec["mpi"].mpicxx, "consumer", "consumer: 2 ranks, allreduce 3"),
+            ("C", spec["mpi"].mpicc, "consumer_c", "consumer-c: 2 ranks, allreduce 3"),
         ]
-        for language, program, expected in runs:
+        for language, compiler, program, expected in runs:
             with test_part(
                 self,
                 f"test_consumer_{language.lower()}",
@@ -261,10 +260,9 @@ class Hympi(CMakePackage):
                     build,
                     self.define("LANGUAGE", language),
                     self.define("CMAKE_PREFIX_PATH", self.prefix),
-                    self.define("CMAKE_C_COMPILER", spec["mpi"].mpicc),
-                    self.define("CMAKE_CXX_COMPILER", spec["mpi"].mpicxx),
-                    self.define("MPI_C_COMPILER", spec["mpi"].mpicc),
-                    self.define("MPI_CXX_COMPILER", spec["mpi"].mpicxx),
+                    # the MPI's wrapper compiles, and FindMPI (hympiConfig.cmake) takes it
+                    self.define(f"CMAKE_{language}_COMPILER", compiler),
+                    self.define(f"MPI_{language}_COMPILER", compiler),
                     self.define(
                         "PKG_CONFIG_EXECUTABLE",
                         join_path(spec["pkgconfig"].prefix.bin, "pkg-config"),

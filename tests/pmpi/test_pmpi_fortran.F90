@@ -1,0 +1,65 @@
+! SPDX-License-Identifier: BSD-3-Clause
+! A plain Fortran MPI program (no hympi in it) under libhympi_pmpi, built three times:
+! BINDING 1 mpif.h, 2 use mpi, 3 use mpi_f08. Barrier, broadcast, reduce (also in place at
+! the root) and allreduce (also MPI_IN_PLACE) of DOUBLE PRECISION and INTEGER, with data
+! that changes every call, against the values they must have (sums of small integers:
+! exact in any order). Every rank stops with 1 when any rank found a difference.
+program test_pmpi_fortran
+#if BINDING == 3
+  use mpi_f08
+#elif BINDING == 2
+  use mpi
+#endif
+  implicit none
+#if BINDING == 1
+  include 'mpif.h'
+#endif
+  integer, parameter :: n = 8
+  integer :: rank, ranks, ierr, it, i, root, failures, any_failure
+  double precision :: x(n), y(n)
+  integer :: k(4), m(4)
+
+  call MPI_Init(ierr)
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
+  call MPI_Comm_size(MPI_COMM_WORLD, ranks, ierr)
+  failures = 0
+  do it = 1, 30
+    root = mod(it, ranks)
+    call MPI_Barrier(MPI_COMM_WORLD, ierr)
+    x = [(dble(rank + it + i), i = 1, n)]
+    call MPI_Allreduce(x, y, n, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, ierr)
+    call expect(all(y == [(dble(ranks * (it + i) + ranks * (ranks - 1) / 2), i = 1, n)]), 'allreduce sum')
+    k = [(rank * 10 + i + it, i = 1, 4)]
+    call MPI_Allreduce(MPI_IN_PLACE, k, 4, MPI_INTEGER, MPI_MAX, MPI_COMM_WORLD, ierr)
+    call expect(all(k == [((ranks - 1) * 10 + i + it, i = 1, 4)]), 'allreduce in place max')
+    y = -1
+    if (rank == root) then
+      y = x
+      call MPI_Reduce(MPI_IN_PLACE, y, n, MPI_DOUBLE_PRECISION, MPI_SUM, root, MPI_COMM_WORLD, ierr)
+    else
+      call MPI_Reduce(x, y, n, MPI_DOUBLE_PRECISION, MPI_SUM, root, MPI_COMM_WORLD, ierr)
+    end if
+    if (rank == root) &
+      call expect(all(y == [(dble(ranks * (it + i) + ranks * (ranks - 1) / 2), i = 1, n)]), 'reduce sum at the root')
+    m = 0
+    if (rank == root) m = [(it * 100 + i, i = 1, 4)]
+    call MPI_Bcast(m, 4, MPI_INTEGER, root, MPI_COMM_WORLD, ierr)
+    call expect(all(m == [(it * 100 + i, i = 1, 4)]), 'bcast')
+    call expect(ierr == MPI_SUCCESS, 'ierr')
+  end do
+  call MPI_Allreduce(failures, any_failure, 1, MPI_INTEGER, MPI_MAX, MPI_COMM_WORLD, ierr)
+  if (rank == 0 .and. any_failure == 0) print '(a,i0,a)', 'test_pmpi_fortran ', BINDING, ': all ranks passed'
+  call MPI_Finalize(ierr)
+  if (any_failure /= 0) stop 1
+
+contains
+
+  subroutine expect(ok, what)
+    logical, intent(in) :: ok
+    character(*), intent(in) :: what
+    if (.not. ok) then
+      failures = failures + 1
+      if (failures < 5) print '(a,i0,a,a,a,i0)', 'rank ', rank, ': ', what, ' wrong in call ', it
+    end if
+  end subroutine expect
+end program test_pmpi_fortran
