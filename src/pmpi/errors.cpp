@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "pmpi/errors.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <thread>
 
 namespace hympi::pmpi {
 namespace {
@@ -40,6 +42,7 @@ int raise_error(MPI_Comm comm, const char* message) {
   if (aborts(comm)) {
     std::fprintf(stderr, "%s\n", text.c_str());
     std::fflush(stderr);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // for the launcher to forward it
   }
   MPI_Comm_call_errhandler(comm, code);
   return code;

@@ -3,10 +3,12 @@
 
 #include <mpi.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 
 namespace hympi::pmpi {
 namespace {
@@ -14,6 +16,9 @@ namespace {
 [[noreturn]] void refuse(const std::string& message) {
   std::fprintf(stderr, "hympi_pmpi: %s\n", message.c_str());
   std::fflush(stderr);
+  // MPI_Abort tears the job down at once: give the launcher time to forward the message
+  // (MPICH 5's hydra lost it in CI, as it did once in 60 runs of hympi's watchdog).
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
   PMPI_Abort(MPI_COMM_WORLD, 1);
   std::abort();
 }
