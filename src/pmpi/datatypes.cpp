@@ -58,13 +58,12 @@ std::optional<Op> reduction_op(MPI_Op op) {
   return std::nullopt;
 }
 
-std::optional<Words> broadcast_words(MPI_Datatype type, int count) {
+std::optional<Words> broadcast_words(MPI_Datatype type, int count, std::size_t bytes) {
   if (type == MPI_DATATYPE_NULL || count < 0) return std::nullopt;
   int integers = 0, addresses = 0, datatypes = 0, combiner = 0;
   if (PMPI_Type_get_envelope(type, &integers, &addresses, &datatypes, &combiner) != MPI_SUCCESS ||
       combiner != MPI_COMBINER_NAMED)
     return std::nullopt;
-  const std::size_t bytes = bytes_of(type, count);
   if (bytes % 8 == 0) return Words{Datatype::int64, bytes / 8};
   if (bytes % 4 == 0) return Words{Datatype::int32, bytes / 4};
   return std::nullopt;

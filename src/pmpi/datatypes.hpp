@@ -17,13 +17,14 @@ namespace hympi::pmpi {
 std::optional<Datatype> reduction_type(MPI_Datatype type);
 std::optional<Op> reduction_op(MPI_Op op);
 
-/// A broadcast moves bytes: `count` elements of a predefined (named) `type` as hympi
-/// elements of 8 or 4 bytes when the total divides. Else nothing (MPI broadcasts it).
+/// A broadcast moves bytes: `count` elements of a predefined (named) `type`, `bytes` in all
+/// (bytes_of), as hympi elements of 8 or 4 bytes when the total divides. Else nothing (MPI
+/// broadcasts it).
 struct Words {
   Datatype type;
   std::size_t count;
 };
-std::optional<Words> broadcast_words(MPI_Datatype type, int count);
+std::optional<Words> broadcast_words(MPI_Datatype type, int count, std::size_t bytes);
 
 /// count x the size of `type` (0 for a type MPI cannot size).
 std::size_t bytes_of(MPI_Datatype type, int count);

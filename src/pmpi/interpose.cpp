@@ -41,7 +41,13 @@ Path first_path(Operation op, MPI_Comm comm, Context*& context) {
   return route(comm, context);
 }
 
-// The path of a reduction, its hympi type and op; counts the call.
+// `path`, or Path::size when the call moves more than the bound of `which`.
+Path within_bound(Path path, Operation which, std::size_t bytes) {
+  return path == Path::hympi && bytes > settings().max_bytes[std::size_t(which)] ? Path::size : path;
+}
+
+// The path of a reduction, its hympi type and op; counts the call. A call that falls
+// through before its arguments matter asks MPI only for its size (for the report).
 struct Reduction {
   Path path;
   Datatype type;
@@ -50,14 +56,13 @@ struct Reduction {
 Reduction reduction(Operation which, MPI_Comm comm, MPI_Datatype datatype, MPI_Op op, int count,
                     Context*& context) {
   Reduction r{first_path(which, comm, context), Datatype::float64, Op::sum};
-  const std::optional<Datatype> type = reduction_type(datatype);
-  const std::optional<Op> hop = reduction_op(op);
-  if (r.path == Path::hympi && count < 0) r.path = Path::invalid;
-  if (r.path == Path::hympi && !type) r.path = Path::datatype;
-  if (r.path == Path::hympi && !hop) r.path = Path::op;
   const std::size_t bytes = bytes_of(datatype, count);
-  if (r.path == Path::hympi && bytes > settings().max_bytes[std::size_t(which)]) r.path = Path::size;
-  if (r.path == Path::hympi) r.type = *type, r.op = *hop;
+  if (r.path == Path::hympi) {
+    const std::optional<Datatype> type = reduction_type(datatype);
+    const std::optional<Op> hop = reduction_op(op);
+    r.path = count < 0 ? Path::invalid : !type ? Path::datatype : !hop ? Path::op : within_bound(r.path, which, bytes);
+    if (r.path == Path::hympi) r.type = *type, r.op = *hop;
+  }
   count_call(which, bytes, r.path);
   return r;
 }
@@ -97,11 +102,11 @@ int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
   if (Inside::now()) return PMPI_Bcast(buffer, count, datatype, root, comm);
   Context* context;
   Path path = hympi::pmpi::first_path(Operation::bcast, comm, context);
-  const std::optional<hympi::pmpi::Words> words =
-      path == Path::hympi ? hympi::pmpi::broadcast_words(datatype, count) : std::nullopt;
-  if (path == Path::hympi && !words) path = Path::datatype;
   const std::size_t bytes = hympi::pmpi::bytes_of(datatype, count);
-  if (path == Path::hympi && bytes > hympi::pmpi::settings().max_bytes[std::size_t(Operation::bcast)]) path = Path::size;
+  const std::optional<hympi::pmpi::Words> words =
+      path == Path::hympi ? hympi::pmpi::broadcast_words(datatype, count, bytes) : std::nullopt;
+  if (path == Path::hympi && !words) path = Path::datatype;
+  path = hympi::pmpi::within_bound(path, Operation::bcast, bytes);
   hympi::pmpi::count_call(Operation::bcast, bytes, path);
   if (path != Path::hympi) return PMPI_Bcast(buffer, count, datatype, root, comm);
   return hympi::pmpi::run(comm, [&] { context->bcast(buffer, words->count, words->type, root); });
