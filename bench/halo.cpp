@@ -71,7 +71,8 @@ nlohmann::json bench_halo(Context& ctx, const Method& method, const std::vector<
   const Topology& topo = ctx.topology();
   const bool root = topo.world_rank() == 0;
   const Lineup lineup{{Strategy::shm, Strategy::shm_direct, Strategy::aggregated},
-                      {Strategy::neighbor, Strategy::rma_fence, Strategy::rma_pscw, Strategy::rma_lock}};
+                      {Strategy::neighbor, Strategy::rma_fence, Strategy::rma_pscw, Strategy::rma_lock,
+                       Strategy::rma_lock_target}};
   for (bool gathered : {false, true})
     for (std::size_t bytes : sizes) {
       Pattern pattern = ring_pattern(ctx, bytes, gathered);

@@ -29,6 +29,7 @@ nlohmann::json bench_mesh_stats(double size, const std::vector<int>& parts, int 
     record["results"].push_back({{"parts", r.parts},
                                  {"nodes", r.nodes},
                                  {"points", r.points},
+                                 {"points_with_ghosts", r.points_with_ghosts},
                                  {"points_min", r.points_min},
                                  {"points_max", r.points_max},
                                  {"intra_neighbors", r.intra_neighbors},
@@ -36,6 +37,8 @@ nlohmann::json bench_mesh_stats(double size, const std::vector<int>& parts, int 
                                  {"inter_processes_per_node", r.inter_processes_per_node},
                                  {"inter_neighbors", r.inter_neighbors},
                                  {"inter_kb", r.inter_kb},
+                                 {"inter_kb_sent_and_received", r.inter_kb_both},
+                                 {"intranode_to_internode_bytes", r.intra_to_inter},
                                  {"flat_messages", r.flat_messages},
                                  {"node_pair_messages", r.node_pair_messages}});
   }

@@ -28,7 +28,10 @@ nlohmann::json statistics_json(const MessageStatistics& st) {
           {"internode_bytes_per_rank", spread(st.internode_bytes_per_rank)},
           {"intranode_neighbors", spread(st.intranode_neighbors)},
           {"intranode_bytes_per_rank", spread(st.intranode_bytes_per_rank)},
-          {"node_pair_messages_per_node", spread(st.node_pair_messages_per_node)}};
+          {"node_pair_messages_per_node", spread(st.node_pair_messages_per_node)},
+          // null without internode data (JSON has no infinity)
+          {"intranode_to_internode_bytes",
+           st.internode_bytes ? nlohmann::json(st.intranode_to_internode()) : nlohmann::json(nullptr)}};
 }
 
 GridTraffic grid_traffic(const GridSpec& grid, int ranks) {
@@ -60,10 +63,12 @@ nlohmann::json bench_stats(const GridSpec& grid, int ranks_per_node, const std::
   if (rank == 0)
     fmt::print("# stats: ghost-update messages per update (dry run, no timing): {} grid, {} stencil, {} B per point,\n"
                "# {} ranks per node (consecutive ranks), process grid from MPI_Dims_create; flat = one message per\n"
-               "# rank pair and direction (MASHM's \"Original\"), aggregated = one per node pair and direction\n"
-               "# {:>6}{:>8}{:>12}{:>14}{:>14}{:>14}{:>14}{:>14}{:>14}\n",
+               "# rank pair and direction (MASHM's \"Original\"), aggregated = one per node pair and direction;\n"
+               "# Intra/Inter = intranode bytes per internode byte (the hybrid pays from about 2: Quaranta &\n"
+               "# Maddegedara (2021), Section 7.2)\n"
+               "# {:>6}{:>8}{:>12}{:>14}{:>14}{:>14}{:>14}{:>14}{:>14}{:>13}\n",
                extents, grid.stencil, grid.point_bytes, ranks_per_node, "Nodes", "Ranks", "ProcGrid", "FlatInter",
-               "FlatAvg(B)", "AggInter", "AggAvg(B)", "Intra", "IntraAvg(B)");
+               "FlatAvg(B)", "AggInter", "AggAvg(B)", "Intra", "IntraAvg(B)", "Intra/Inter");
   for (int n : nodes) {
     const int ranks = n * ranks_per_node;
     const GridTraffic t = grid_traffic(grid, ranks);
@@ -72,9 +77,10 @@ nlohmann::json bench_stats(const GridSpec& grid, int ranks_per_node, const std::
     row["process_grid"] = {t.shape[0], t.shape[1], t.shape[2]};
     record["results"].push_back(row);
     if (rank == 0)
-      fmt::print("{:>8}{:>8}{:>12}{:>14}{:>14.1f}{:>14}{:>14.1f}{:>14}{:>14.1f}\n", n, ranks, t.label,
+      fmt::print("{:>8}{:>8}{:>12}{:>14}{:>14.1f}{:>14}{:>14.1f}{:>14}{:>14.1f}{:>13.2f}\n", n, ranks, t.label,
                  st.internode_messages, st.average_internode_message(), st.node_pair_messages,
-                 st.average_node_pair_message(), st.intranode_messages, row["avg_intranode_message"].get<double>());
+                 st.average_node_pair_message(), st.intranode_messages, row["avg_intranode_message"].get<double>(),
+                 st.intranode_to_internode());
   }
   if (rank == 0) fmt::print("\n");
   return record;

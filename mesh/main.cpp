@@ -2,11 +2,12 @@
 // hympi-mesh: the cube meshes of Quaranta & Maddegedara (2021) and their partitions,
 // without MPI ranks.
 //   hympi-mesh generate --size 0.05                 mesh (cached) and print its size
-//   hympi-mesh stats --size 0.05 --parts 36,72 [--ranks-per-node 36] [--levels 2] [--chunk 1]
+//   hympi-mesh stats --size 0.05 --parts 36,72 [--ranks-per-node 36] [--levels 2] [--chunk 1 | --paper]
 // stats prints the columns of their Tables 2-3 for each part count: points per
 // process, intranode neighbours and data (kB, 8 B per value), processes per node with
-// internode neighbours, internode neighbours and data (averaged over those processes), and
-// the internode messages per update flat vs one per node pair.
+// internode neighbours, internode neighbours and data (averaged over those processes), the
+// internode messages per update flat vs one per node pair, and Section 7.2's intranode /
+// internode data ratio. --paper counts as the paper's numbers imply (partition_stats.hpp).
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
@@ -27,6 +28,7 @@ int run(int argc, char** argv) {
   bool verbose = false;
   std::vector<int> parts{36};
   int ranks_per_node = 0, levels = 2, chunk = 1;
+  bool paper = false;
   std::string mesh_file;
   auto* generate = app.add_subcommand("generate", "mesh the unit cube (cached) and print its size");
   auto* stats = app.add_subcommand(
@@ -40,7 +42,11 @@ int run(int argc, char** argv) {
   stats->add_option("--ranks-per-node", ranks_per_node, "ranks per node (default: all parts on one node)");
   stats->add_option("--levels", levels, "1: METIS k-way over all parts; 2: nodes first, then ranks")
       ->check(CLI::IsMember({1, 2}));
-  stats->add_option("--chunk", chunk, "values per point (1 scalar, 3 vector)")->check(CLI::PositiveNumber);
+  auto* chunk_option =
+      stats->add_option("--chunk", chunk, "values per point (1 scalar, 3 vector)")->check(CLI::PositiveNumber);
+  stats->add_flag("--paper", paper,
+                  "count as the paper's Tables 2-3 do: points with ghosts, 3 values per point, internode sent + received")
+      ->excludes(chunk_option);
   app.require_subcommand(1);
   app.set_version_flag("--version", hympi::configuration());
   CLI11_PARSE(app, argc, argv);
@@ -52,8 +58,11 @@ int run(int argc, char** argv) {
   fmt::print("# mesh {}: {} points, {} tetrahedra ({}; {:.1f} s)\n", mesh_file.empty() ? fmt::format("cube {:g}", size) : mesh_file, m.vertices(), m.elements(), file, seconds);
   if (stats->parsed()) {
     const mesh::Graph graph = mesh::vertex_graph(m);
-    fmt::print("{}", mesh::partition_header(levels, chunk));
-    for (int p : parts) fmt::print("{}", mesh::format_row(mesh::partition_row(graph, p, ranks_per_node, levels, chunk)));
+    const mesh::Definition definition = paper ? mesh::Definition::paper : mesh::Definition::hympi;
+    const int values = mesh::values_per_point(definition, chunk);
+    fmt::print("{}", mesh::partition_header(levels, chunk, definition));
+    for (int p : parts)
+      fmt::print("{}", mesh::format_row(mesh::partition_row(graph, p, ranks_per_node, levels, values), definition));
   }
   return 0;
 }

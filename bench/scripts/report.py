@@ -47,7 +47,7 @@ OLD_FLOORS = ("bare_copy+barrier", "bare_isend_irecv")  # files from before fres
 COLORS = {"hympi": "tab:blue", "shm": "tab:blue", "hympi-seq_cst": "lightsteelblue", "shm_direct": "tab:green",
           "aggregated": "tab:olive", "aggregated_odm": "tab:cyan", "automatic": "navy",
           "MPI_Barrier": "tab:red", "MPI_Allreduce": "tab:red", "flat_mpi": "tab:red", "neighbor": "tab:orange",
-          "rma_fence": "tab:purple", "rma_pscw": "tab:pink", "rma_lock": "tab:brown", "petsc_sf": "black",
+          "rma_fence": "tab:purple", "rma_pscw": "tab:pink", "rma_lock": "tab:brown", "rma_lock_target": "peru", "petsc_sf": "black",
           "write_read": "silver", "one_copy": "tab:gray", "two_copies": "dimgray", "bare_mpi": "salmon",
           "bare_copy+barrier": "tab:gray", "bare_isend_irecv": "salmon"}
 

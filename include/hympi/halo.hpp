@@ -18,8 +18,10 @@
 //                vector, which must be allocated by the Halo (shared_field)
 //   flat_mpi     persistent Isend/Irecv to every neighbour (their Algorithm 5)
 //   neighbor     MPI_Neighbor_alltoallv on a distributed graph
-//   rma_fence, rma_pscw, rma_lock   intranode through a shared window synchronized by MPI
-//                RMA (their Algorithms 6-8); internode flat
+//   rma_fence, rma_pscw, rma_lock, rma_lock_target   intranode through a shared window
+//                synchronized by MPI RMA (their Algorithms 6-8: rma_lock with one
+//                MPI_Win_lock_all epoch, rma_lock_target per-target locks, as written);
+//                internode flat
 //   aggregated   intranode as shm; internode one MPI message per node pair (MASHM,
 //                Jamroz & Dennis (2016)), packed straight into a shared aggregate
 //                buffer, sent by ranks in turn; intranode data is written first,
@@ -74,7 +76,8 @@
 namespace hympi {
 
 enum class Strategy : uint8_t {
-  shm, shm_direct, flat_mpi, neighbor, rma_fence, rma_pscw, rma_lock, aggregated, aggregated_odm, automatic
+  shm, shm_direct, flat_mpi, neighbor, rma_fence, rma_pscw, rma_lock, rma_lock_target, aggregated, aggregated_odm,
+  automatic
 };
 
 const char* name_of(Strategy strategy);

@@ -47,6 +47,11 @@ struct MessageStatistics {
   double average_node_pair_message() const {
     return node_pair_messages ? double(internode_bytes) / double(node_pair_messages) : 0;
   }
+  /// Intranode bytes per internode byte, the same as the ratio of the per-process averages:
+  /// the hybrid update pays when it is about 2 or more (Quaranta & Maddegedara (2021),
+  /// Section 7.2: internode messages cost the same in both, so the gain is the intranode
+  /// share). Infinity without internode data.
+  double intranode_to_internode() const;
 };
 
 /// `node_of[r]`: the node of rank r. Messages of zero bytes are ignored.

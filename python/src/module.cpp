@@ -30,6 +30,7 @@ void bind_enums(nb::module_& m) {
       .value("rma_fence", HYMPI_STRATEGY_RMA_FENCE)
       .value("rma_pscw", HYMPI_STRATEGY_RMA_PSCW)
       .value("rma_lock", HYMPI_STRATEGY_RMA_LOCK)
+      .value("rma_lock_target", HYMPI_STRATEGY_RMA_LOCK_TARGET)
       .value("aggregated", HYMPI_STRATEGY_AGGREGATED)
       .value("aggregated_odm", HYMPI_STRATEGY_AGGREGATED_ODM)
       .value("automatic", HYMPI_STRATEGY_AUTOMATIC);

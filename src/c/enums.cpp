@@ -17,6 +17,7 @@ static_assert(HYMPI_STRATEGY_SHM == int(Strategy::shm) && HYMPI_STRATEGY_SHM_DIR
               HYMPI_STRATEGY_RMA_FENCE == int(Strategy::rma_fence) &&
               HYMPI_STRATEGY_RMA_PSCW == int(Strategy::rma_pscw) &&
               HYMPI_STRATEGY_RMA_LOCK == int(Strategy::rma_lock) &&
+              HYMPI_STRATEGY_RMA_LOCK_TARGET == int(Strategy::rma_lock_target) &&
               HYMPI_STRATEGY_AGGREGATED == int(Strategy::aggregated) &&
               HYMPI_STRATEGY_AGGREGATED_ODM == int(Strategy::aggregated_odm) &&
               HYMPI_STRATEGY_AUTOMATIC == int(Strategy::automatic));

@@ -22,8 +22,8 @@ using WordOrders = std::conditional_t<core::kForceSeqCst, core::SeqCstOrders, co
 using Posts = core::PostCounter<WordOrders>;
 using Flag = core::SyncedFlag<WordOrders>;
 
-/// What the three variants share: the window of receive blocks (and, for rma_lock, the
-/// flag window), the links to and from each intranode peer, and a watchdog over blocking
+/// What the four variants share: the window of blocks (and, for the passive-target ones,
+/// the flag window), the links to and from each intranode peer, and a watchdog over blocking
 /// window calls.
 class RmaExchange : public Exchange {
  public:
@@ -32,12 +32,17 @@ class RmaExchange : public Exchange {
  protected:
   struct Link {
     const PeerPlan* peer;
-    std::byte* block;  // the receive block (at the receiver)
-    uint64_t* ready;   // rma_lock: in the receiver's flag segment
+    std::byte* block;  // the block between the two (Blocks says in whose segment)
+    uint64_t* ready;   // rma_lock, rma_lock_target: in the receiver's flag segment
     uint64_t* ack;     // rma_lock: in the sender's flag segment
   };
 
-  RmaExchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup, bool with_flags)
+  /// Where the blocks live: in the receiver's segment (the sender stores into it) or in the
+  /// sender's (the receiver loads from it: rma_lock_target). Which flags the flag window holds.
+  enum class Blocks { at_receiver, at_sender };
+  enum class Flags { none, ready, ready_and_ack };
+
+  RmaExchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup, Blocks blocks, Flags flags)
       : peers_(std::move(peers)),
         wait_(setup.wait),
         members_(setup.topology.node_members()),
@@ -47,25 +52,36 @@ class RmaExchange : public Exchange {
     // collectively while the others wait in the set-up's check (strategies.cpp).
     if (wait_.timeout_s > 0) watchdog_.emplace(wait_.timeout_s, members_[std::size_t(self_)]);
     const Topology& topo = setup.topology;
-    // Per peer: {its receive block in my segment, its ready flag in mine, its ack flag in mine}.
+    const bool at_sender = blocks == Blocks::at_sender;
+    // Per peer: {the block between us in my segment, its ready flag in mine, its ack flag in mine}.
     enum { kBlock, kReady, kAck };
     mpi::PeerOffsets<3> at(topo.node_size());
     std::size_t data_bytes = 0, flag_bytes = 0;
     for (const PeerPlan& p : peers_) {
       if (p.recv_bytes(fields_) > 0) {
-        at.mine(p.node_rank, kBlock) = data_bytes;
-        data_bytes += line_up(p.recv_bytes(fields_));
-        at.mine(p.node_rank, kReady) = flag_bytes;
-        flag_bytes += kCacheLine;
+        if (!at_sender) {
+          at.mine(p.node_rank, kBlock) = data_bytes;
+          data_bytes += line_up(p.recv_bytes(fields_));
+        }
+        if (flags != Flags::none) {
+          at.mine(p.node_rank, kReady) = flag_bytes;
+          flag_bytes += kCacheLine;
+        }
       }
       if (p.send_bytes(fields_) > 0) {
-        at.mine(p.node_rank, kAck) = flag_bytes;
-        flag_bytes += kCacheLine;
+        if (at_sender) {
+          at.mine(p.node_rank, kBlock) = data_bytes;
+          data_bytes += line_up(p.send_bytes(fields_));
+        }
+        if (flags == Flags::ready_and_ack) {
+          at.mine(p.node_rank, kAck) = flag_bytes;
+          flag_bytes += kCacheLine;
+        }
       }
     }
     at.exchange(topo.node(), "MPI_Alltoall (RMA ghost update layout)");
     data_.emplace(topo.node(), data_bytes, 64);
-    if (with_flags) flags_.emplace(topo.node(), flag_bytes, 64);
+    if (flags != Flags::none) flags_.emplace(topo.node(), flag_bytes, 64);
 
     auto flag = [&](int rank, unsigned long long position) {
       return flags_ ? reinterpret_cast<uint64_t*>(flags_->segment(rank) + position) : nullptr;
@@ -73,11 +89,11 @@ class RmaExchange : public Exchange {
     for (const PeerPlan& p : peers_) {
       const int q = p.node_rank;
       if (p.send_bytes(fields_) > 0)
-        out_.push_back({&p, data_->segment(q) + at.theirs(q, kBlock), flag(q, at.theirs(q, kReady)),
-                        flag(self_, at.mine(q, kAck))});
+        out_.push_back({&p, at_sender ? data_->local() + at.mine(q, kBlock) : data_->segment(q) + at.theirs(q, kBlock),
+                        flag(q, at.theirs(q, kReady)), flag(self_, at.mine(q, kAck))});
       if (p.recv_bytes(fields_) > 0)
-        in_.push_back({&p, data_->local() + at.mine(q, kBlock), flag(self_, at.mine(q, kReady)),
-                       flag(q, at.theirs(q, kAck))});
+        in_.push_back({&p, at_sender ? data_->segment(q) + at.theirs(q, kBlock) : data_->local() + at.mine(q, kBlock),
+                       flag(self_, at.mine(q, kReady)), flag(q, at.theirs(q, kAck))});
     }
   }
 
@@ -120,7 +136,7 @@ class RmaExchange : public Exchange {
 class FenceExchange final : public RmaExchange, NodeSync {
  public:
   FenceExchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup)
-      : RmaExchange(std::move(peers), setup, false), refusals_(setup.refusals) {
+      : RmaExchange(std::move(peers), setup, Blocks::at_receiver, Flags::none), refusals_(setup.refusals) {
     refusals_.attach(*this);
   }
 
@@ -159,7 +175,7 @@ class FenceExchange final : public RmaExchange, NodeSync {
 class PscwExchange final : public RmaExchange {
  public:
   PscwExchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup)
-      : RmaExchange(std::move(peers), setup, false),
+      : RmaExchange(std::move(peers), setup, Blocks::at_receiver, Flags::none),
         posts_(setup.arena.allocate(kCacheLine, kCacheLine)),
         to_group_(group_of(out_)),
         from_group_(group_of(in_)) {}
@@ -243,7 +259,8 @@ class PscwExchange final : public RmaExchange {
 /// `ready` and `ack` flags synchronized by MPI_Win_sync.
 class LockExchange final : public RmaExchange {
  public:
-  LockExchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup) : RmaExchange(std::move(peers), setup, true) {
+  LockExchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup)
+      : RmaExchange(std::move(peers), setup, Blocks::at_receiver, Flags::ready_and_ack) {
     check(MPI_Win_lock_all(MPI_MODE_NOCHECK, data_->win()), "MPI_Win_lock_all (data)");
     check(MPI_Win_lock_all(MPI_MODE_NOCHECK, flags_->win()), "MPI_Win_lock_all (flags)");
   }
@@ -275,9 +292,9 @@ class LockExchange final : public RmaExchange {
   // MPI_Win_sync is the memory barrier of the unified model: every data store is synced
   // before the flag store, and the flag load is synced before the data loads. The atomic
   // accesses themselves are relaxed (they only rule out torn words): MPI_Win_sync is the
-  // synchronization being measured. Not MPI_Win_lock per access nor MPI_Accumulate:
-  // MPICH 4.0.2 completes those only when the target rank enters MPI (measured: hangs
-  // while the target waits in a hympi barrier).
+  // synchronization being measured. MPI_Win_lock per access and MPI_Accumulate are
+  // rma_lock_target's: MPICH 4.0.2 completes those only when the target rank enters MPI
+  // (measured: this protocol's waits, which do not call MPI, then hang).
   void raise_flag(uint64_t* flag) {
     check(MPI_Win_sync(data_->win()), "MPI_Win_sync (data)");
     Flag::store(*flag, k_);
@@ -300,6 +317,99 @@ class LockExchange final : public RmaExchange {
   uint64_t k_ = 0;  // calls so far
 };
 
+
+/// rma_lock_target: Algorithm 8 as the paper writes it, per-target passive epochs
+/// (MPI_Win_lock/MPI_Win_unlock, shared locks: every access is either an atomic MPI call or
+/// to a block nobody else writes in that update):
+///  - begin (sender): packs into its own blocks in an epoch on itself (the local stores
+///    reach the public window at the unlock), then sets its flag at each receiver with
+///    MPI_Accumulate(MPI_REPLACE) in an epoch on that receiver;
+///  - end (receiver): polls each sender's flag in its own segment with
+///    MPI_Fetch_and_op(MPI_NO_OP) in an epoch on itself, copies from the sender's block in an
+///    epoch on the sender, clears the flag; then MPI_Barrier on the node. The flags are
+///    booleans, so that barrier is what lets the next update start: without it a sender's
+///    next flag could land before its receiver cleared this one (the receiver would clear it
+///    unseen: a deadlock, as the paper says), or its next pack overwrite an unread block.
+/// Every wait is an MPI call (MPICH may complete a passive epoch only when its target enters
+/// MPI). The barrier is the node communicator's: the Halos of this strategy end their updates
+/// in the same order on every rank of a node. A NodeSync (halo/refusal.hpp): a rank that
+/// stops joins the barriers its node's ranks make before they find the refusal.
+class LockTargetExchange final : public RmaExchange, NodeSync {
+ public:
+  LockTargetExchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup)
+      : RmaExchange(std::move(peers), setup, Blocks::at_sender, Flags::ready),
+        node_(setup.topology.node()),
+        refusals_(setup.refusals) {
+    refusals_.attach(*this);
+  }
+
+  void begin(Arrays arrays) override {
+    if (out_.empty()) return;
+    locked(self_, data_->win(), "ghost update (rma_lock_target): MPI_Win_lock on its own blocks",
+           [&] { store_all(arrays); });
+    for (const Link& l : out_) {
+      const int q = l.peer->node_rank;
+      locked(q, flags_->win(), "ghost update (rma_lock_target): MPI_Win_lock on a receiver's flags", [&] {
+        check(MPI_Accumulate(&kSet, 1, MPI_UINT64_T, q, displacement(q, l.ready), 1, MPI_UINT64_T, MPI_REPLACE,
+                             flags_->win()),
+              "MPI_Accumulate (rma_lock_target: setting a receiver's flag)");
+      });
+    }
+  }
+
+  void end(Arrays arrays) override {
+    for (const Link& l : in_) {
+      const int q = l.peer->node_rank;
+      const MPI_Aint at = displacement(self_, l.ready);
+      uint64_t set = 0;
+      auto arrived = [&] {
+        locked(self_, flags_->win(), "ghost update (rma_lock_target): MPI_Win_lock on its own flags", [&] {
+          check(MPI_Fetch_and_op(nullptr, &set, MPI_UINT64_T, self_, at, MPI_NO_OP, flags_->win()),
+                "MPI_Fetch_and_op (rma_lock_target: reading a flag)");
+        });
+        return set != 0;
+      };
+      core::poll_until(arrived, wait_,
+                       core::node_site("ghost update (rma_lock_target): data from a sender", members_, self_, q),
+                       "the sender never set its flag");
+      locked(q, data_->win(), "ghost update (rma_lock_target): MPI_Win_lock on a sender's blocks",
+             [&] { l.peer->unpack_fields(l.block, arrays.recv); });
+      locked(self_, flags_->win(), "ghost update (rma_lock_target): MPI_Win_lock on its own flags", [&] {
+        check(MPI_Accumulate(&kClear, 1, MPI_UINT64_T, self_, at, 1, MPI_UINT64_T, MPI_REPLACE, flags_->win()),
+              "MPI_Accumulate (rma_lock_target: clearing a flag)");
+      });
+    }
+    barrier("ghost update (rma_lock_target): MPI_Barrier of the node");
+    refusals_.synced();
+  }
+
+  void join() override { barrier("ghost update (rma_lock_target): MPI_Barrier joined by a rank that stops"); }
+
+ private:
+  static constexpr uint64_t kSet = 1, kClear = 0;
+
+  /// `inside`, in a passive epoch on `rank` of `win`; the lock and unlock under the
+  /// watchdog (an unlock may wait for the target to enter MPI).
+  template <class Inside>
+  void locked(int rank, MPI_Win win, const char* operation, Inside inside) {
+    blocking(operation, [&] { return MPI_Win_lock(MPI_LOCK_SHARED, rank, 0, win); });
+    inside();
+    blocking(operation, [&] { return MPI_Win_unlock(rank, win); });
+  }
+
+  /// A flag's displacement in its owner's segment of the flag window (unit: one byte).
+  MPI_Aint displacement(int owner, const uint64_t* flag) const {
+    return reinterpret_cast<const std::byte*>(flag) - flags_->segment(owner);
+  }
+
+  void barrier(const char* operation) {
+    blocking(operation, [&] { return MPI_Barrier(node_); });
+  }
+
+  MPI_Comm node_;
+  Refusals& refusals_;
+};
+
 }  // namespace
 
 std::unique_ptr<Exchange> make_rma_fence_exchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup) {
@@ -312,6 +422,10 @@ std::unique_ptr<Exchange> make_rma_pscw_exchange(std::vector<PeerPlan> peers, co
 
 std::unique_ptr<Exchange> make_rma_lock_exchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup) {
   return std::make_unique<LockExchange>(std::move(peers), setup);
+}
+
+std::unique_ptr<Exchange> make_rma_lock_target_exchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup) {
+  return std::make_unique<LockTargetExchange>(std::move(peers), setup);
 }
 
 }  // namespace hympi::halo

@@ -21,6 +21,11 @@
 //    barrier; the flag window holds sequence numbers: `ready` (in the receiver's segment,
 //    call k's data is there) and `ack` (in the sender's, call k was read; the sender's
 //    next stores wait for it). Monotonic, so no trailing barrier (unlike Alg. 8).
+//  - rma_lock_target: Algorithm 8 as the paper writes it: the sender packs into its own
+//    segment in an MPI_Win_lock epoch on itself and sets a boolean flag at each receiver by
+//    MPI_Accumulate in an epoch on that receiver; the receiver polls its flags with
+//    MPI_Fetch_and_op, copies from the sender's segment in an epoch on the sender, clears
+//    the flag; an MPI_Barrier of the node ends the update (a NodeSync, as rma_fence).
 #pragma once
 
 #include <memory>
@@ -34,5 +39,6 @@ namespace hympi::halo {
 std::unique_ptr<Exchange> make_rma_fence_exchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup);
 std::unique_ptr<Exchange> make_rma_pscw_exchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup);
 std::unique_ptr<Exchange> make_rma_lock_exchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup);
+std::unique_ptr<Exchange> make_rma_lock_target_exchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup);
 
 }  // namespace hympi::halo

@@ -2,6 +2,7 @@
 #include "hympi/statistics.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <set>
 #include <utility>
 
@@ -24,6 +25,10 @@ Spread spread_of(const std::vector<double>& values) {
 }
 
 }  // namespace
+
+double MessageStatistics::intranode_to_internode() const {
+  return internode_bytes ? double(intranode_bytes) / double(internode_bytes) : std::numeric_limits<double>::infinity();
+}
 
 MessageStatistics message_statistics(std::span<const RankMessage> messages, std::span<const int> node_of) {
   MessageStatistics st;

@@ -72,6 +72,7 @@ constexpr StrategyInfo kStrategies[] = {
     {Strategy::rma_fence,      "rma_fence",      false,    true,   false,    false,  &split<make_mpi_exchange, make_rma_fence_exchange>},
     {Strategy::rma_pscw,       "rma_pscw",       false,    true,   false,    false,  &split<make_mpi_exchange, make_rma_pscw_exchange>},
     {Strategy::rma_lock,       "rma_lock",       false,    true,   false,    false,  &split<make_mpi_exchange, make_rma_lock_exchange>},
+    {Strategy::rma_lock_target, "rma_lock_target", false,  true,   false,    false,  &split<make_mpi_exchange, make_rma_lock_target_exchange>},
     {Strategy::aggregated,     "aggregated",     true,     true,   true,     false,  &mashm},
     {Strategy::aggregated_odm, "aggregated_odm", true,     true,   true,     false,  &split<make_aggregated_exchange, make_shm_exchange>},
     {Strategy::automatic,      "automatic",      true,     true,   false,    false,  nullptr},

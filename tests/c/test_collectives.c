@@ -23,7 +23,8 @@ static void check_version_and_strings(void) {
 
 static void check_names(void) {
   static const char* const strategies[] = {"shm", "shm_direct", "flat_mpi", "neighbor", "rma_fence",
-                                           "rma_pscw", "rma_lock", "aggregated", "aggregated_odm", "automatic"};
+                                           "rma_pscw", "rma_lock", "rma_lock_target", "aggregated", "aggregated_odm",
+                                           "automatic"};
   for (int s = HYMPI_STRATEGY_SHM; s <= HYMPI_STRATEGY_AUTOMATIC; ++s) {
     CHECK(strcmp(hympi_strategy_name((hympi_strategy)s), strategies[s]) == 0);
     hympi_strategy parsed = HYMPI_STRATEGY_AUTOMATIC;
@@ -42,7 +43,7 @@ static void check_names(void) {
   CHECK(strcmp(hympi_datatype_name(HYMPI_FLOAT64), "double") == 0);
   CHECK(strcmp(hympi_datatype_name(HYMPI_INT32), "int32") == 0);
   CHECK(strcmp(hympi_op_name(HYMPI_MAX), "max") == 0);
-  CHECK(strcmp(hympi_strategy_name((hympi_strategy)10), "unknown") == 0);
+  CHECK(strcmp(hympi_strategy_name((hympi_strategy)11), "unknown") == 0);
   CHECK(strcmp(hympi_stencil_name((hympi_stencil)-1), "unknown") == 0);
   CHECK(strcmp(hympi_datatype_name((hympi_datatype)4), "unknown") == 0);
   CHECK(strcmp(hympi_op_name((hympi_op)4), "unknown") == 0);

@@ -101,8 +101,8 @@ static void argument_errors(hympi_context ctx) {
   CHECK_OK(line_pattern(ctx, &pattern));
   hympi_neighbor_lists lists;
   CHECK_ERROR(hympi_pattern_neighbor(pattern, 2, &lists), HYMPI_ERR_ARGUMENT, "hympi_pattern_neighbor: argument 'n' is 2");
-  CHECK_ERROR(hympi_halo_create(pattern, (hympi_strategy)10, 1, HYMPI_MODE_VECTORS, &halo), HYMPI_ERR_ARGUMENT,
-              "argument 'strategy' is 10; valid: 0 .. 9 (HYMPI_STRATEGY_SHM .. HYMPI_STRATEGY_AUTOMATIC)");
+  CHECK_ERROR(hympi_halo_create(pattern, (hympi_strategy)11, 1, HYMPI_MODE_VECTORS, &halo), HYMPI_ERR_ARGUMENT,
+              "argument 'strategy' is 11; valid: 0 .. 10 (HYMPI_STRATEGY_SHM .. HYMPI_STRATEGY_AUTOMATIC)");
   CHECK_ERROR(hympi_halo_create(pattern, HYMPI_STRATEGY_SHM, 1, (hympi_halo_mode)2, &halo), HYMPI_ERR_ARGUMENT,
               "argument 'mode' is 2");
   hympi_pattern bad = pattern;
@@ -259,8 +259,8 @@ static void one_rank_setup_errors(hympi_context ctx) {
   hympi_pattern pattern = NULL, bad = NULL;
   CHECK_OK(line_pattern(ctx, &pattern));
   hympi_halo halo = NULL;
-  expect_refused(hympi_halo_create(pattern, last ? (hympi_strategy)10 : HYMPI_STRATEGY_SHM, 1, HYMPI_MODE_VECTORS, &halo),
-                 "hympi_halo_create: argument 'strategy' is 10", who, __LINE__);
+  expect_refused(hympi_halo_create(pattern, last ? (hympi_strategy)11 : HYMPI_STRATEGY_SHM, 1, HYMPI_MODE_VECTORS, &halo),
+                 "hympi_halo_create: argument 'strategy' is 11", who, __LINE__);
   CHECK(halo == NULL);
   expect_refused(hympi_halo_create_named(pattern, last ? "fast" : "shm", 1, HYMPI_MODE_VECTORS, &halo),
                  "hympi_halo_create_named: hympi: unknown ghost-update strategy 'fast'", who, __LINE__);

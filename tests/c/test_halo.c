@@ -503,7 +503,8 @@ int main(int argc, char** argv) {
   /* Every strategy twice, by enum on one case and by name on the next (a Halo's set-up is
    * what costs here: each is made once). Fields: 2 on the line, 3 and 1 on the others. */
   for (int s = HYMPI_STRATEGY_SHM; s <= HYMPI_STRATEGY_AUTOMATIC; ++s) {
-    const int rma = s == HYMPI_STRATEGY_RMA_FENCE || s == HYMPI_STRATEGY_RMA_PSCW || s == HYMPI_STRATEGY_RMA_LOCK;
+    const int rma = s == HYMPI_STRATEGY_RMA_FENCE || s == HYMPI_STRATEGY_RMA_PSCW || s == HYMPI_STRATEGY_RMA_LOCK ||
+                    s == HYMPI_STRATEGY_RMA_LOCK_TARGET;
     for (int by_name = 0; by_name < 2; ++by_name) {
       const int i = (s + by_name) % 3;
       check_vectors(&cases[i], (hympi_strategy)s, by_name, 1 + (i + 1) % 3, rma ? updates / 4 : updates);

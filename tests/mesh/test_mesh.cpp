@@ -8,11 +8,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <set>
 
 #include "cube_mesh.hpp"
 #include "distributed.hpp"
+#include "partition_stats.hpp"
 #include "hympi/types.hpp"
 
 namespace {
@@ -91,6 +93,36 @@ TEST(Partition, TwoLevelKeepsEachNodesRanksTogether) {
   };
   EXPECT_LT(node_edges(two), node_edges(mesh::partition(g, nodes * per_node)));
   EXPECT_EQ(mesh::partition(g, nodes * per_node, per_node), two) << "deterministic";
+}
+
+// The columns of hympi-mesh stats under both definitions (partition_stats.hpp): points
+// with ghosts counted from the graph directly, data per value, internode both ways, and
+// Section 7.2's ratio, which no definition changes.
+TEST(PartitionStats, PaperDefinitionCountsGhostsAndBothDirections) {
+  const mesh::Graph g = mesh::vertex_graph(cube());
+  const int parts = 36, per_node = 9;
+  const mesh::PartitionRow one = mesh::partition_row(g, parts, per_node, 2, 1);
+  const mesh::PartitionRow three =
+      mesh::partition_row(g, parts, per_node, 2, mesh::values_per_point(mesh::Definition::paper, 1));
+  const std::vector<int32_t> part = mesh::partition(g, parts, per_node);
+  std::set<std::pair<int32_t, int32_t>> ghosts;  // (rank, a point it reads and does not own)
+  for (int v = 0; v < g.vertices(); ++v)
+    for (int32_t e = g.offsets[std::size_t(v)]; e < g.offsets[std::size_t(v) + 1]; ++e) {
+      const int32_t u = g.neighbors[std::size_t(e)];
+      if (part[std::size_t(u)] != part[std::size_t(v)]) ghosts.insert({part[std::size_t(v)], u});
+    }
+  EXPECT_DOUBLE_EQ(one.points, double(g.vertices()) / parts);
+  EXPECT_DOUBLE_EQ(one.points_with_ghosts, double(g.vertices() + std::int64_t(ghosts.size())) / parts);
+  EXPECT_DOUBLE_EQ(three.points_with_ghosts, one.points_with_ghosts);
+  EXPECT_NEAR(three.intra_kb, 3 * one.intra_kb, 1e-9);
+  EXPECT_NEAR(three.inter_kb, 3 * one.inter_kb, 1e-9);
+  EXPECT_GT(one.inter_kb, 0);
+  EXPECT_NEAR(three.inter_kb_both, 2 * three.inter_kb, 1e-9);
+  EXPECT_NEAR(three.intra_to_inter, one.intra_to_inter, 1e-12);
+  // All data intranode and internode: the ratio of the two averages over all ranks.
+  const double inter_all = one.inter_kb * one.inter_processes_per_node * one.nodes / parts;
+  EXPECT_NEAR(one.intra_to_inter, one.intra_kb / inter_all, 1e-9);
+  EXPECT_EQ(mesh::partition_row(g, parts, parts, 2, 1).intra_to_inter, std::numeric_limits<double>::infinity());
 }
 
 TEST(MeshErrors, MissingCorruptTooManyParts) {

@@ -181,7 +181,8 @@ void jitter(std::mt19937& gen) {
 /// RMA baselines block inside MPI (fences, epochs; MPICH's never yield): with
 /// HYMPI_TEST_RMA_DIVISOR=d they run n/d updates (at least 2: consecutive calls).
 long calls(Strategy s, long n) {
-  const bool rma = s == Strategy::rma_fence || s == Strategy::rma_pscw || s == Strategy::rma_lock;
+  const bool rma = s == Strategy::rma_fence || s == Strategy::rma_pscw || s == Strategy::rma_lock ||
+                   s == Strategy::rma_lock_target;
   return rma ? std::max(2L, n / env_long("HYMPI_TEST_RMA_DIVISOR", 1)) : n;
 }
 
@@ -935,7 +936,7 @@ TEST(PatternErrors, OwnerThatDoesNotOwnTheId) {
 TEST(HaloErrors, UnknownStrategyNameListsTheValidOnes) {
   expect_error_on_every_rank([] { hympi::strategy_from_name("fast"); },
                              "hympi: unknown ghost-update strategy 'fast'; valid: shm, shm_direct, flat_mpi, neighbor, "
-                             "rma_fence, rma_pscw, rma_lock, aggregated, aggregated_odm, automatic");
+                             "rma_fence, rma_pscw, rma_lock, rma_lock_target, aggregated, aggregated_odm, automatic");
   EXPECT_EQ(hympi::strategy_from_name("aggregated"), Strategy::aggregated);
 }
 
