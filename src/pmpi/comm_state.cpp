@@ -17,8 +17,21 @@ struct CommState {
   std::unique_ptr<Context> context;
 };
 
+// The communicator looked up last and its state: programs make their collectives on one
+// communicator in a row, and MPI's attribute lookup (a locked hash table in Open MPI) costs
+// about as much as a small hympi collective. Forgotten when that state is released
+// (MPI_Comm_free: MPI may give the handle to a later communicator). No lock: programs at
+// MPI_THREAD_MULTIPLE never get here (Path::thread_multiple), the others make their MPI
+// calls one at a time.
+struct LastLookup {
+  MPI_Comm comm = MPI_COMM_NULL;
+  CommState* state = nullptr;
+};
+LastLookup g_last;
+
 int release(MPI_Comm, int, void* state, void*) {
   Inside inside;  // the Context's release makes MPI calls of its own
+  if (g_last.state == state) g_last = {};
   delete static_cast<CommState*>(state);
   return MPI_SUCCESS;
 }
@@ -33,10 +46,14 @@ int keyval() {
 }
 
 CommState* state_of(MPI_Comm comm) {
+  if (comm == g_last.comm && g_last.state) return g_last.state;
   void* value = nullptr;
   int found = 0;
   if (comm == MPI_COMM_NULL || PMPI_Comm_get_attr(comm, keyval(), &value, &found) != MPI_SUCCESS) return nullptr;
-  if (found) return static_cast<CommState*>(value);
+  if (found) {
+    g_last = {comm, static_cast<CommState*>(value)};
+    return g_last.state;
+  }
   auto* state = new CommState;
   int inter = 0;
   PMPI_Comm_test_inter(comm, &inter);
@@ -45,6 +62,7 @@ CommState* state_of(MPI_Comm comm) {
   else if (mpi::is_internal(comm))
     state->blocked = Path::hympi_internal;
   PMPI_Comm_set_attr(comm, keyval(), state);
+  g_last = {comm, state};
   return state;
 }
 

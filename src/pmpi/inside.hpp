@@ -14,7 +14,9 @@ class Inside {
   static bool now() { return depth_ > 0; }
 
  private:
-  static inline thread_local int depth_ = 0;
+  // initial-exec: the library is preloaded or linked, never opened later, so its thread-local
+  // word sits at a fixed offset from the thread pointer (no __tls_get_addr call per MPI call).
+  [[gnu::tls_model("initial-exec")]] static inline thread_local int depth_ = 0;
 };
 
 }  // namespace hympi::pmpi

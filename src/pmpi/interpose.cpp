@@ -46,8 +46,7 @@ Path within_bound(Path path, Operation which, std::size_t bytes) {
   return path == Path::hympi && bytes > settings().max_bytes[std::size_t(which)] ? Path::size : path;
 }
 
-// The path of a reduction, its hympi type and op; counts the call. A call that falls
-// through before its arguments matter asks MPI only for its size (for the report).
+// The path of a reduction, its hympi type and op; counts the call.
 struct Reduction {
   Path path;
   Datatype type;
@@ -56,14 +55,16 @@ struct Reduction {
 Reduction reduction(Operation which, MPI_Comm comm, MPI_Datatype datatype, MPI_Op op, int count,
                     Context*& context) {
   Reduction r{first_path(which, comm, context), Datatype::float64, Op::sum};
-  const std::size_t bytes = bytes_of(datatype, count);
   if (r.path == Path::hympi) {
     const std::optional<Datatype> type = reduction_type(datatype);
     const std::optional<Op> hop = reduction_op(op);
-    r.path = count < 0 ? Path::invalid : !type ? Path::datatype : !hop ? Path::op : within_bound(r.path, which, bytes);
+    r.path = count < 0 ? Path::invalid
+             : !type   ? Path::datatype
+             : !hop    ? Path::op
+                       : within_bound(r.path, which, size_of(*type) * std::size_t(count));
     if (r.path == Path::hympi) r.type = *type, r.op = *hop;
   }
-  count_call(which, bytes, r.path);
+  count_call(which, r.path, datatype, count);
   return r;
 }
 
@@ -93,7 +94,7 @@ int MPI_Barrier(MPI_Comm comm) {
   if (Inside::now()) return PMPI_Barrier(comm);
   Context* context;
   const Path path = hympi::pmpi::first_path(Operation::barrier, comm, context);
-  hympi::pmpi::count_call(Operation::barrier, 0, path);
+  hympi::pmpi::count_call(Operation::barrier, path);
   if (path != Path::hympi) return PMPI_Barrier(comm);
   return hympi::pmpi::run(comm, [&] { context->barrier(); });
 }
@@ -102,12 +103,13 @@ int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
   if (Inside::now()) return PMPI_Bcast(buffer, count, datatype, root, comm);
   Context* context;
   Path path = hympi::pmpi::first_path(Operation::bcast, comm, context);
-  const std::size_t bytes = hympi::pmpi::bytes_of(datatype, count);
-  const std::optional<hympi::pmpi::Words> words =
-      path == Path::hympi ? hympi::pmpi::broadcast_words(datatype, count, bytes) : std::nullopt;
-  if (path == Path::hympi && !words) path = Path::datatype;
-  path = hympi::pmpi::within_bound(path, Operation::bcast, bytes);
-  hympi::pmpi::count_call(Operation::bcast, bytes, path);
+  std::optional<hympi::pmpi::Words> words;
+  if (path == Path::hympi) {
+    const std::size_t bytes = hympi::pmpi::bytes_of(datatype, count);
+    words = hympi::pmpi::broadcast_words(datatype, count, bytes);
+    path = words ? hympi::pmpi::within_bound(path, Operation::bcast, bytes) : Path::datatype;
+  }
+  hympi::pmpi::count_call(Operation::bcast, path, datatype, count);
   if (path != Path::hympi) return PMPI_Bcast(buffer, count, datatype, root, comm);
   return hympi::pmpi::run(comm, [&] { context->bcast(buffer, words->count, words->type, root); });
 }

@@ -8,6 +8,9 @@
 #include <cstdio>
 #include <vector>
 
+#include "pmpi/datatypes.hpp"
+#include "pmpi/settings.hpp"
+
 namespace hympi::pmpi {
 namespace {
 
@@ -20,7 +23,9 @@ std::size_t cell(std::size_t op, std::size_t size, std::size_t path) { return (o
 
 }  // namespace
 
-void count_call(Operation op, std::size_t bytes, Path path) {
+void count_call(Operation op, Path path, MPI_Datatype type, int count) {
+  if (!settings().report) return;
+  const std::size_t bytes = bytes_of(type, count);
   // relaxed: a tally read only at MPI_Finalize, after the threads that call MPI are done
   g_counts[cell(std::size_t(op), size_class(bytes), std::size_t(path))].fetch_add(1, std::memory_order_relaxed);
 }

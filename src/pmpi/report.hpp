@@ -4,13 +4,15 @@
 // MPI_Finalize when HYMPI_PMPI_REPORT=1.
 #pragma once
 
-#include <cstddef>
+#include <mpi.h>
 
 #include "pmpi/paths.hpp"
 
 namespace hympi::pmpi {
 
-void count_call(Operation op, std::size_t bytes, Path path);
+/// Counts a call of `count` elements of `type` (none for a barrier) when HYMPI_PMPI_REPORT
+/// is set; else returns at once: the tally costs nothing a program does not print.
+void count_call(Operation op, Path path, MPI_Datatype type = MPI_DATATYPE_NULL, int count = 0);
 /// Collective over MPI_COMM_WORLD (called from MPI_Finalize, before PMPI_Finalize).
 void print_report();
 

@@ -14,7 +14,9 @@ namespace hympi::pmpi {
 namespace {
 
 [[noreturn]] void refuse(const std::string& message) {
-  std::fprintf(stderr, "hympi_pmpi: %s\n", message.c_str());
+  int rank = -1;  // the settings may differ between ranks: say whose
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::fprintf(stderr, "hympi_pmpi: rank %d: %s; stopping the job\n", rank, message.c_str());
   std::fflush(stderr);
   // MPI_Abort tears the job down at once: give the launcher time to forward the message
   // (MPICH 5's hydra lost it in CI, as it did once in 60 runs of hympi's watchdog).
