@@ -25,6 +25,7 @@ struct CommonOptions {
   bool verify = false;           // compare with a serial run on rank 0
   bool separate_wait = false;    // a barrier before each ghost update, timed on its own
   int threads = 1;               // OpenMP threads per rank for the compute loops (threads.hpp)
+  bool task_mode = false;        // stencil apps: thread 0 updates the ghosts while the others compute
 };
 
 void add_common_options(CLI::App& app, CommonOptions& options);

@@ -45,30 +45,70 @@ struct Kernel {
     }
   }
 
-  std::pair<double, double> sweep(const double* u, double* next) const {
-    // Rows (j, k) split over the threads; (squares, max |change|) combined in thread order.
-    const auto rows = std::size_t(b.size[1]) * std::size_t(b.size[2]);
+  using Sums = std::pair<double, double>;  // (sum of squared residuals, max |change|)
+
+  /// Relaxes the points [first, last) of row (j, k) into `next`, adding to `sums`.
+  void row(const double* u, double* next, int j, int k, int first, int last, Sums& sums) const {
+    const int start = b.index(0, j, k);
+    for (int i = first; i < last; ++i) {
+      const int at = start + i;
+      double au = diag * u[at];
+      for (std::size_t s = 0; s < delta.size(); ++s) au += weight[s] * u[at + delta[s]];
+      const double r_at = source - au, updated = u[at] + omega / diag * r_at;
+      sums.first += r_at * r_at;
+      sums.second = std::max(sums.second, std::abs(updated - u[at]));
+      next[at] = updated;
+    }
+  }
+
+  static Sums combine(Sums a, Sums c) { return {a.first + c.first, std::max(a.second, c.second)}; }
+
+  std::size_t rows() const { return std::size_t(b.size[1]) * std::size_t(b.size[2]); }
+  int j_of(std::size_t r) const { return int(r % std::size_t(b.size[1])); }
+  int k_of(std::size_t r) const { return int(r / std::size_t(b.size[1])); }
+
+  /// Vector mode: rows (j, k) split over the threads; sums combined in thread order.
+  Sums sweep(const double* u, double* next) const {
     return in_thread_order(
-        rows, std::pair<double, double>{0, 0},
+        rows(), Sums{0, 0},
         [&](std::size_t first, std::size_t last) {
-          double squares = 0, change = 0;
-          for (std::size_t r = first; r < last; ++r) {
-            const int row = b.index(0, int(r % std::size_t(b.size[1])), int(r / std::size_t(b.size[1])));
-            for (int i = 0; i < b.size[0]; ++i) {
-              const int at = row + i;
-              double au = diag * u[at];
-              for (std::size_t s = 0; s < delta.size(); ++s) au += weight[s] * u[at + delta[s]];
-              const double r_at = source - au, updated = u[at] + omega / diag * r_at;
-              squares += r_at * r_at;
-              change = std::max(change, std::abs(updated - u[at]));
-              next[at] = updated;
-            }
-          }
-          return std::pair<double, double>{squares, change};
+          Sums sums{0, 0};
+          for (std::size_t r = first; r < last; ++r) row(u, next, j_of(r), k_of(r), 0, b.size[0], sums);
+          return sums;
         },
-        [](std::pair<double, double> a, std::pair<double, double> c) {
-          return std::pair<double, double>{a.first + c.first, std::max(a.second, c.second)};
-        });
+        combine);
+  }
+
+  /// Task mode: thread 0 runs `update` (the ghosts of u) while the others relax the
+  /// points whose stencil reads no ghost (at least a ghost width from every face); then
+  /// every thread the rest. Each point is computed as in sweep(): `next` is the same.
+  template <class Update>
+  Sums overlapped_sweep(const double* u, double* next, Update&& update) const {
+    const Index3 lo = b.halo, hi{b.size[0] - b.halo[0], b.size[1] - b.halo[1], b.size[2] - b.halo[2]};
+    const int inner_j = std::max(0, hi[1] - lo[1]), inner_k = std::max(0, hi[2] - lo[2]);
+    const bool inner_i = hi[0] > lo[0];
+    auto inside = [&](int j, int k) { return inner_i && j >= lo[1] && j < hi[1] && k >= lo[2] && k < hi[2]; };
+    auto inner = [&](std::size_t first, std::size_t last) {
+      Sums sums{0, 0};
+      for (std::size_t r = first; r < last; ++r)
+        row(u, next, lo[1] + int(r % std::size_t(inner_j)), lo[2] + int(r / std::size_t(inner_j)), lo[0], hi[0], sums);
+      return sums;
+    };
+    auto outer = [&](std::size_t first, std::size_t last) {
+      Sums sums{0, 0};
+      for (std::size_t r = first; r < last; ++r) {
+        const int j = j_of(r), k = k_of(r);
+        if (!inside(j, k)) {
+          row(u, next, j, k, 0, b.size[0], sums);
+        } else {
+          row(u, next, j, k, 0, lo[0], sums);
+          row(u, next, j, k, hi[0], b.size[0], sums);
+        }
+      }
+      return sums;
+    };
+    const std::size_t inner_rows = inner_i ? std::size_t(inner_j) * std::size_t(inner_k) : 0;
+    return overlapped(update, inner_rows, inner, rows(), outer, Sums{0, 0}, combine);
   }
 };
 
@@ -83,7 +123,7 @@ void set_boundary(const Block& b, const Problem& p, double* u) {
 
 
 Result relax(Context* ctx, const Block& b, const Problem& p, int iterations, int check_every, double* u,
-             double* next, Halo* halo_u, Halo* halo_next, bool separate_wait = false) {
+             double* next, Halo* halo_u, Halo* halo_next, bool separate_wait = false, bool task_mode = false) {
   Kernel kernel(b, p);
   set_boundary(b, p, u);
   set_boundary(b, p, next);
@@ -91,9 +131,16 @@ Result relax(Context* ctx, const Block& b, const Problem& p, int iterations, int
   if (ctx) ctx->barrier();  // the loop's time starts together on every rank
   timed(result.split.loop, [&] {
     for (int it = 1; it <= iterations; ++it) {
-      if (halo_u) ghost_update(*ctx, *halo_u, u, separate_wait, result.split);
       std::pair<double, double> local;
-      timed(result.split.compute, [&] { local = kernel.sweep(u, next); });
+      if (task_mode && halo_u) {
+        // The update runs inside the compute region: `compute` is the whole overlapped region.
+        timed(result.split.compute, [&] {
+          local = kernel.overlapped_sweep(u, next, [&] { ghost_update(*ctx, *halo_u, u, separate_wait, result.split); });
+        });
+      } else {
+        if (halo_u) ghost_update(*ctx, *halo_u, u, separate_wait, result.split);
+        timed(result.split.compute, [&] { local = kernel.sweep(u, next); });
+      }
       if (it % check_every == 0 || it == iterations) {
         double measure = p.max_norm ? local.second : local.first;
         if (ctx) measure = reduce(*ctx, measure, p.max_norm ? Op::max : Op::sum, separate_wait, result.split);
@@ -151,6 +198,8 @@ bool verify(Context& ctx, const Block& b, const Problem& p, int iterations, int 
 
 Result solve_stencil(Context& ctx, const Problem& p, const CommonOptions& options) {
   const Strategy strategy = strategy_from_name(options.strategy);
+  if (options.task_mode && options.threads < 2)
+    throw Error("hympi: --task-mode needs --threads 2 or more: thread 0 updates the ghosts while the others compute");
   use_threads(options.threads);
   CartesianGrid grid(ctx, p.grid, p.stencil);
   const Block& b = grid.block();
@@ -159,7 +208,8 @@ Result solve_stencil(Context& ctx, const Problem& p, const CommonOptions& option
   Arrays arrays(ctx, options.placement, strategy == Strategy::shm_direct ? 0 : 2, points);
   double* u = strategy == Strategy::shm_direct ? halo_a.shared_field<double>() : arrays[0];
   double* next = strategy == Strategy::shm_direct ? halo_b.shared_field<double>() : arrays[1];
-  Result r = relax(&ctx, b, p, options.iterations, options.check_every, u, next, &halo_a, &halo_b, options.separate_wait);
+  Result r = relax(&ctx, b, p, options.iterations, options.check_every, u, next, &halo_a, &halo_b, options.separate_wait,
+                   options.task_mode);
   r.strategy = name_of(halo_a.strategy());
   if (options.verify) r.verified = verify(ctx, b, p, options.iterations, options.check_every, next);
   return r;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // jacobi2d, jacobi3d, laplace19 (apps/stencil.hpp): built three times from this file,
 // HYMPI_APP selects the problem.
-//   mpiexec -n 2 jacobi3d [--grid 120,120,120] [--strategy shm] [--iterations 200] [--threads K] [--verify]
+//   mpiexec -n 2 jacobi3d [--grid 120,120,120] [--strategy shm] [--iterations 200] [--threads K [--task-mode]] [--verify]
 #include "stencil.hpp"
 
 namespace hympi::apps {
@@ -16,6 +16,9 @@ int run(int argc, char** argv) {
   CommonOptions options;
   add_common_options(app, options);
   app.add_option("--grid", p.grid, "grid points per dimension")->delimiter(',')->expected(dimensions_of(p.stencil));
+  app.add_flag("--task-mode", options.task_mode,
+               "with --threads K >= 2: thread 0 runs each ghost update while the other K - 1 threads relax the points "
+               "that need no ghost, then all K the rest (Hager & Wellein (2010), 11.1.2; default: vector mode)");
   if (const auto status = parse(app, argc, argv)) return *status;
   Context ctx(MPI_COMM_WORLD);
   const Result r = solve_stencil(ctx, p, options);

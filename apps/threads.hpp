@@ -6,7 +6,8 @@
 //
 // Invariants:
 //  - Only the master thread calls MPI or hympi (MPI_THREAD_FUNNELED, asked by app_main);
-//    ghost updates and reductions run between parallel loops, never inside one.
+//    ghost updates and reductions run between parallel loops (vector mode), or on thread 0
+//    of a region whose other threads compute what needs no ghost (task mode, overlapped()).
 //  - Every loop over a rank's points splits it the same way (static: thread t of T gets
 //    [n t / T, n (t + 1) / T)), the arrays' first touch included (Arrays), so each thread
 //    works on the pages it placed (Hager & Wellein (2010), 8.1.1).
@@ -17,6 +18,7 @@
 
 #include <array>
 #include <cstddef>
+#include <exception>
 #include <utility>
 
 #ifdef _OPENMP
@@ -75,6 +77,45 @@ R in_thread_order(std::size_t n, R init, Body&& body, Combine&& combine) {
   }
   R result = init;
   for (int t = 0; t < threads; ++t) result = combine(result, partial[std::size_t(t)]);
+  return result;
+}
+
+/// Task mode (Hager & Wellein (2010), 11.1.2), in one parallel region of T >= 2 threads:
+/// thread 0 runs `communicate()` while threads 1..T-1 share [0, inner_n) through `inner`;
+/// after a barrier all T share [0, outer_n) through `outer`. The results are combined from
+/// `init` in a fixed order: inner of threads 1..T-1, then outer of 0..T-1. What
+/// `communicate` throws is rethrown after the region (nothing leaves an OpenMP region).
+template <class R, class Communicate, class Inner, class Outer, class Combine>
+R overlapped(Communicate&& communicate, std::size_t inner_n, Inner&& inner, std::size_t outer_n, Outer&& outer, R init,
+             Combine&& combine) {
+  std::array<R, kMaxThreads> in_part, out_part;
+  int threads = 1;
+  std::exception_ptr failure;
+  HYMPI_OMP(parallel) {
+#ifdef _OPENMP
+    const int t = omp_get_thread_num(), size = omp_get_num_threads();
+#else
+    const int t = 0, size = 1;
+#endif
+    if (t == 0) {
+      threads = size;
+      try {
+        communicate();
+      } catch (...) {
+        failure = std::current_exception();
+      }
+    } else {
+      const auto helpers = std::size_t(size - 1), h = std::size_t(t - 1);
+      in_part[std::size_t(t)] = inner(inner_n * h / helpers, inner_n * (h + 1) / helpers);
+    }
+    HYMPI_OMP(barrier)
+    const auto [first, last] = my_share(outer_n);
+    out_part[std::size_t(t)] = outer(first, last);
+  }
+  if (failure) std::rethrow_exception(failure);
+  R result = init;
+  for (int t = 1; t < threads; ++t) result = combine(result, in_part[std::size_t(t)]);
+  for (int t = 0; t < threads; ++t) result = combine(result, out_part[std::size_t(t)]);
   return result;
 }
 
