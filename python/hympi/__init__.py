@@ -24,34 +24,42 @@ TypeError otherwise). hympi and mpi4py must use the same MPI library (checked wh
 Context is made). docs/usage.md, section Python, says more.
 """
 
-from ._hympi import (
-    BarrierAlgorithm,
-    Block,
-    CartesianGrid,
-    Context,
-    Datatype,
-    Error,
-    Halo,
-    HaloMode,
-    HaloStats,
-    LocalOrdering,
-    MemoryOrders,
-    NodeShared,
-    NodeSharedWrite,
-    Op,
-    Options,
-    Pattern,
-    Stencil,
-    Strategy,
-    Topology,
-    TreeShape,
-    WaitPolicy,
-    Writers,
-    configuration,
-    mpi_library_version,
-    order_local_ids,
-    version,
-)
+try:
+    from ._hympi import (
+        BarrierAlgorithm,
+        Block,
+        CartesianGrid,
+        Context,
+        Datatype,
+        Error,
+        Halo,
+        HaloMode,
+        HaloStats,
+        LocalOrdering,
+        MemoryOrders,
+        NodeShared,
+        NodeSharedWrite,
+        Op,
+        Options,
+        Pattern,
+        Stencil,
+        Strategy,
+        Topology,
+        TreeShape,
+        WaitPolicy,
+        Writers,
+        configuration,
+        mpi_library_version,
+        order_local_ids,
+        version,
+    )
+except ImportError as error:  # a hympi built for another MPI than this process has
+    from ._abi import load_error
+
+    explained = load_error(error)
+    if explained is None:
+        raise
+    raise explained from error
 
 try:  # built with METIS (hympi_mapping)
     from ._hympi import map_ranks, map_ranks_traffic, reordered_comm

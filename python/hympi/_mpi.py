@@ -5,7 +5,7 @@ C API at build time. The one condition is that hympi and mpi4py use the same MPI
 library, checked before the first handle crosses (two MPI libraries in one process would
 otherwise fail in obscure ways)."""
 
-from . import _hympi
+from . import _abi, _hympi
 
 _checked = False
 
@@ -17,12 +17,9 @@ def _mpi():
 
     if not _checked:
         ours = _hympi.mpi_library_version().strip()
-        theirs = MPI.Get_library_version().strip()
+        theirs = MPI.Get_library_version().rstrip("\x00").strip()  # Open MPI's counts its NUL
         if ours != theirs:
-            raise _hympi.Error(
-                "hympi: hympi and mpi4py use different MPI libraries:\n"
-                f"  hympi:  {ours.splitlines()[0]}\n  mpi4py: {theirs.splitlines()[0]}\n"
-                "build both with the same MPI (docs/usage.md, section Python)")
+            raise _hympi.Error(_abi.mismatch(ours, theirs))
         _checked = True
     return MPI
 

@@ -4,6 +4,7 @@
 // (python/hympi/__init__.py), which re-exports all of it.
 #include <nanobind/stl/tuple.h>
 
+#include <cstring>
 #include <tuple>
 
 #include "bindings.hpp"
@@ -74,7 +75,7 @@ NB_MODULE(_hympi, m) {
         char text[MPI_MAX_LIBRARY_VERSION_STRING];
         int length = 0;
         MPI_Get_library_version(text, &length);
-        return std::string(text, static_cast<std::size_t>(length));
+        return std::string(text, strnlen(text, static_cast<std::size_t>(length)));  // Open MPI counts the NUL
       },
       "MPI_Get_library_version() of the MPI library hympi was linked with (mpi4py must use the same).");
   hympy::bind_enums(m);
