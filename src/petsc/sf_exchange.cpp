@@ -69,7 +69,14 @@ bool SfExchange::begin(Unit unit, const void* root, void* leaf, bool host) {
 
 bool SfExchange::end(Unit unit, const void* root, const void* leaf) {
   PerUnit* u = find(unit);
-  if (!u || u->outstanding == 0) return false;  // not begun: the caller reports it
+  if (!u) return false;  // never broadcast here: the caller reports it
+  if (u->outstanding == 0) {
+    // Ended without a begin: the Halo's own call-order check throws here and refuses the
+    // update, so the neighbours that wait in theirs for this rank fail with the error too
+    // (halo/call_order.hpp), not at the watchdog.
+    u->finish(PerUnit::Hympi::none);
+    return false;
+  }
   const bool mine = u->root == root && u->leaf == leaf;
   if (u->hympi == PerUnit::Hympi::in_flight) {
     if (!mine) return false;  // the only one outstanding, begun with other arrays: the caller reports it
