@@ -34,8 +34,9 @@ namespace {
 using mpi::mpi_op;
 using mpi::mpi_type;
 
-// The thread that created the first Context makes the MPI calls (MPI_THREAD_SINGLE or
-// FUNNELED); the watchdog's helper thread must not call MPI_Abort.
+// The thread that created the latest Context makes the MPI calls (MPI_THREAD_SINGLE or
+// FUNNELED: every Context is made on that thread); the watchdog's helper thread must not
+// call MPI_Abort.
 std::thread::id g_mpi_thread;
 
 void abort_job(const std::string& message) {
