@@ -340,6 +340,15 @@ class LockTargetExchange final : public RmaExchange, NodeSync {
       : RmaExchange(std::move(peers), setup, Blocks::at_sender, Flags::ready),
         node_(setup.topology.node()),
         refusals_(setup.refusals) {
+    // Where MPI counts each rank's displacements from: its segment as MPI allocated it,
+    // before SharedWindow's alignment (shared_window.hpp).
+    for (int r = 0; r < flags_->comm_size(); ++r) {
+      MPI_Aint size = 0;
+      int unit = 0;
+      void* base = nullptr;
+      check(MPI_Win_shared_query(flags_->win(), r, &size, &unit, &base), "MPI_Win_shared_query (rma_lock_target)");
+      flag_base_.push_back(static_cast<const std::byte*>(base));
+    }
     refusals_.attach(*this);
   }
 
@@ -397,9 +406,9 @@ class LockTargetExchange final : public RmaExchange, NodeSync {
     blocking(operation, [&] { return MPI_Win_unlock(rank, win); });
   }
 
-  /// A flag's displacement in its owner's segment of the flag window (unit: one byte).
+  /// A flag's displacement in its owner's part of the flag window (unit: one byte).
   MPI_Aint displacement(int owner, const uint64_t* flag) const {
-    return reinterpret_cast<const std::byte*>(flag) - flags_->segment(owner);
+    return reinterpret_cast<const std::byte*>(flag) - flag_base_[std::size_t(owner)];
   }
 
   void barrier(const char* operation) {
@@ -408,6 +417,7 @@ class LockTargetExchange final : public RmaExchange, NodeSync {
 
   MPI_Comm node_;
   Refusals& refusals_;
+  std::vector<const std::byte*> flag_base_;  // per node rank: its flag segment as MPI allocated it
 };
 
 }  // namespace
