@@ -19,15 +19,30 @@ in the style of the figures of Quaranta & Maddegedara (2021):
                    and the ratios of communication parts (median minus write_read's)
 
     bench/scripts/report.py RUN.json [RUN.json ...] [--apps APPS.json ...] [--out DIR]
+
+--headline prints, and writes nothing, BENCHMARKS.md's headline tables for each run: per
+benchmark in the file, hympi's default implementations (hympi, shm, shm_direct, aggregated,
+sf_hympi, context) against every peer the run timed them with (the MPI library's own
+operation, flat_mpi, neighbor, PetscSF, the RMA baselines, sf_basic; no floors, no hympi
+variants), median ratio of interleaved pairs (25-75 %), < 1: hympi faster; with the
+machine line (MPI, ranks, CPU). Standard library only (matplotlib is needed for the plots):
+
+    bench/scripts/report.py --headline RUN.json [RUN.json ...]
 """
 import argparse
 import json
 import os
 
-import matplotlib
+plt = None  # matplotlib.pyplot, imported by pyplot() when plots are made
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+
+def pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot
+
+    return matplotlib.pyplot
 
 
 def load(paths):
@@ -272,15 +287,100 @@ def summary(runs, brief=False):
     return "\n".join(lines) + "\n"
 
 
+# --headline: hympi's default implementations, and the peers (not floors, not hympi's variants).
+HEADLINE_MINE = ("hympi", "shm", "shm_direct", "aggregated", "sf_hympi", "context")
+NOT_PEERS = set(FLOORS + OLD_FLOORS + HYMPI_STRATEGIES) | {"cma_copy", "shm-two_copies", "halo_shm", "pattern"}
+
+
+def size_text(n):
+    if n >= 1 << 20 and n % (1 << 20) == 0:
+        return f"{n >> 20} MiB"
+    if n >= 1 << 10 and n % (1 << 10) == 0:
+        return f"{n >> 10} KiB"
+    return f"{n} B"
+
+
+def case_text(rec):
+    """What one record measured: the size per neighbour or per call, or the grid / mesh / solve."""
+    if rec["benchmark"] == "petsc-ksp":
+        return f"CG on a {rec.get('points')}^3 DMDA, per iteration"
+    parts = []
+    if "grid" in rec:
+        grid = "x".join(str(g) for g in rec["grid"])
+        parts.append(f"grid {grid} {rec['stencil']}" if "stencil" in rec else f"grid {grid}")
+    if "mesh_size" in rec:
+        parts.append(f"mesh {rec['mesh_size']}, chunk {rec.get('chunk', 1)}")
+    if "bytes" in rec and not parts:  # a grid's or mesh's "bytes" is the rank's vector, not a message
+        parts.append(size_text(rec["bytes"]))
+    return ", ".join(parts)
+
+
+def machine_line(run):
+    m = run.get("machine", {})
+    line = f"{m.get('mpi', '?')}, {m.get('ranks', '?')} ranks on {m.get('nodes', '?')} node(s), {m.get('cpu', '?')}"
+    if m.get("online_cpus"):
+        line += f" ({m['online_cpus']} online CPUs)"
+    for flag in ("emulated_nodes", "oversubscribed"):
+        if m.get(flag):
+            line += f", {flag.replace('_', ' ')}"
+    if m.get("petsc"):
+        line += f", {m['petsc']}"
+    return line
+
+
+def headline(label, run):
+    """Markdown: per benchmark kind (and data / cache mode) one table, rows (case, hympi
+    implementation), columns the peers, cells median (q25-q75) of hympi / peer."""
+    tables = {}  # title -> (peers in order of appearance, rows)
+    for rec in run["benchmarks"]:
+        title = rec["benchmark"]
+        modes = [m for m in (rec.get("data") == "cached" and "cached data",
+                             rec.get("cache") == "off-cache" and "off cache") if m]
+        if modes:
+            title += f" ({', '.join(modes)})"
+        for r in rec.get("results", []) if isinstance(rec.get("results"), list) else []:
+            if not isinstance(r, dict) or r.get("implementation") not in HEADLINE_MINE or not r.get("valid", True):
+                continue
+            cells = {}
+            for key, ratio in r.items():
+                for prefix, suffix in (("ratio_to_", ""), ("solve_ratio_to_", ", whole solve")):
+                    if key.startswith(prefix) and isinstance(ratio, dict) and "median" in ratio:
+                        peer = key[len(prefix):]
+                        if peer not in NOT_PEERS and not peer.startswith("hympi"):
+                            cells[peer + suffix] = f"{ratio['median']:.2f} ({ratio['q25']:.2f}-{ratio['q75']:.2f})"
+            if cells:
+                peers, rows = tables.setdefault(title, ([], []))
+                peers += [p for p in cells if p not in peers]
+                rows.append((case_text(rec), r["implementation"], cells))
+    lines = [f"## hympi against each peer: {label}", "", f"Machine: {machine_line(run)}.", "",
+             "hympi / peer, median of this launch's interleaved pairs (25-75 %); < 1: hympi faster.", ""]
+    for title, (peers, rows) in tables.items():
+        lines += [f"### {title}", "", "| case | hympi | " + " | ".join(f"/ {p}" for p in peers) + " |",
+                  "|---|---|" + "---|" * len(peers)]
+        for case, mine, cells in rows:
+            lines.append(f"| {case} | {mine} | " + " | ".join(cells.get(p, "") for p in peers) + " |")
+        lines.append("")
+    if not tables:
+        lines.append("(no record of this run compares hympi with a peer)")
+    return "\n".join(lines) + "\n"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("runs", nargs="+", help="hympi-bench --json files")
     ap.add_argument("--apps", nargs="*", default=[], help="bench/scripts/apps_split.py --json files")
     ap.add_argument("--out", default="bench-results/report")
     ap.add_argument("--brief", action="store_true", help="print only the headline ratios (summary.md has all)")
+    ap.add_argument("--headline", action="store_true",
+                    help="print BENCHMARKS.md's headline tables (hympi against each peer) per run; no plots, no files")
     args = ap.parse_args()
-    os.makedirs(args.out, exist_ok=True)
     runs = load(args.runs)
+    if args.headline:
+        print("\n".join(headline(label, run) for label, run in runs), end="")
+        return
+    global plt
+    plt = pyplot()
+    os.makedirs(args.out, exist_ok=True)
     written = []
     if any(records(r, "barrier") or records(r, "allreduce") for _, r in runs):
         plot_collectives(runs, args.out)

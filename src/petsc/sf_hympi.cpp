@@ -28,8 +28,8 @@
 namespace hympi::petsc {
 namespace {
 
-// Broadcasts on basic before the switch to hympi (-sf_hympi_after): BENCHMARKS.md, "PetscSF
-// switch-over".
+// Broadcasts on basic before the switch to hympi (-sf_hympi_after): BENCHMARKS.md, "A short
+// PETSc run's VecScatter, set-up included".
 constexpr PetscInt kDefaultAfter = 100;
 
 struct SfHympi {

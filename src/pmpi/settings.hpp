@@ -20,7 +20,8 @@ namespace hympi::pmpi {
 
 inline constexpr std::size_t kUnlimited = std::numeric_limits<std::size_t>::max();
 // Up to these bytes per rank hympi was measured faster than the MPI's own call (barrier,
-// bcast, reduce, allreduce; bench/scripts/pmpi_compare.py, BENCHMARKS.md "PMPI library").
+// bcast, reduce, allreduce; bench/scripts/pmpi_compare.py, BENCHMARKS.md "Unchanged MPI
+// programs under libhympi_pmpi").
 inline constexpr std::array<std::size_t, 4> kMeasuredMaxBytes = {kUnlimited, 16384, 16384, kUnlimited};
 
 struct Settings {
