@@ -37,12 +37,18 @@ class SharedWindow {
   std::size_t size(int rank) const { return sizes_[rank]; }
   int comm_size() const { return static_cast<int>(segments_.size()); }
   MPI_Win win() const { return win_; }
+  /// The displacement (disp_unit 1) of `address`, in rank r's segment, for MPI's RMA calls
+  /// on win(): counted from the segment as MPI allocated it, before the alignment above.
+  MPI_Aint displacement(int rank, const void* address) const {
+    return static_cast<const std::byte*>(address) - bases_[static_cast<std::size_t>(rank)];
+  }
 
  private:
   MPI_Win win_ = MPI_WIN_NULL;
   int rank_ = 0;
   std::vector<std::byte*> segments_;
   std::vector<std::size_t> sizes_;
+  std::vector<std::byte*> bases_;  // each rank's segment as MPI_Win_shared_query gives it
   detail::FinalizeGuard guard_{[this] { free(); }};  // last: destroyed first
 
   /// Collective: the window of `request` bytes on this rank (the MPI-4 alignment key when

@@ -340,15 +340,6 @@ class LockTargetExchange final : public RmaExchange, NodeSync {
       : RmaExchange(std::move(peers), setup, Blocks::at_sender, Flags::ready),
         node_(setup.topology.node()),
         refusals_(setup.refusals) {
-    // Where MPI counts each rank's displacements from: its segment as MPI allocated it,
-    // before SharedWindow's alignment (shared_window.hpp).
-    for (int r = 0; r < flags_->comm_size(); ++r) {
-      MPI_Aint size = 0;
-      int unit = 0;
-      void* base = nullptr;
-      check(MPI_Win_shared_query(flags_->win(), r, &size, &unit, &base), "MPI_Win_shared_query (rma_lock_target)");
-      flag_base_.push_back(static_cast<const std::byte*>(base));
-    }
     refusals_.attach(*this);
   }
 
@@ -356,20 +347,14 @@ class LockTargetExchange final : public RmaExchange, NodeSync {
     if (out_.empty()) return;
     locked(self_, data_->win(), "ghost update (rma_lock_target): MPI_Win_lock on its own blocks",
            [&] { store_all(arrays); });
-    for (const Link& l : out_) {
-      const int q = l.peer->node_rank;
-      locked(q, flags_->win(), "ghost update (rma_lock_target): MPI_Win_lock on a receiver's flags", [&] {
-        check(MPI_Accumulate(&kSet, 1, MPI_UINT64_T, q, displacement(q, l.ready), 1, MPI_UINT64_T, MPI_REPLACE,
-                             flags_->win()),
-              "MPI_Accumulate (rma_lock_target: setting a receiver's flag)");
-      });
-    }
+    for (const Link& l : out_)
+      put_flag(l.peer->node_rank, l.ready, kSet, "ghost update (rma_lock_target): setting a receiver's flag");
   }
 
   void end(Arrays arrays) override {
     for (const Link& l : in_) {
       const int q = l.peer->node_rank;
-      const MPI_Aint at = displacement(self_, l.ready);
+      const MPI_Aint at = flags_->displacement(self_, l.ready);
       uint64_t set = 0;
       auto arrived = [&] {
         locked(self_, flags_->win(), "ghost update (rma_lock_target): MPI_Win_lock on its own flags", [&] {
@@ -383,10 +368,7 @@ class LockTargetExchange final : public RmaExchange, NodeSync {
                        "the sender never set its flag");
       locked(q, data_->win(), "ghost update (rma_lock_target): MPI_Win_lock on a sender's blocks",
              [&] { l.peer->unpack_fields(l.block, arrays.recv); });
-      locked(self_, flags_->win(), "ghost update (rma_lock_target): MPI_Win_lock on its own flags", [&] {
-        check(MPI_Accumulate(&kClear, 1, MPI_UINT64_T, self_, at, 1, MPI_UINT64_T, MPI_REPLACE, flags_->win()),
-              "MPI_Accumulate (rma_lock_target: clearing a flag)");
-      });
+      put_flag(self_, l.ready, kClear, "ghost update (rma_lock_target): clearing its own flag");
     }
     barrier("ghost update (rma_lock_target): MPI_Barrier of the node");
     refusals_.synced();
@@ -406,9 +388,14 @@ class LockTargetExchange final : public RmaExchange, NodeSync {
     blocking(operation, [&] { return MPI_Win_unlock(rank, win); });
   }
 
-  /// A flag's displacement in its owner's part of the flag window (unit: one byte).
-  MPI_Aint displacement(int owner, const uint64_t* flag) const {
-    return reinterpret_cast<const std::byte*>(flag) - flag_base_[std::size_t(owner)];
+  /// Stores `value` into `flag` of `owner` (MPI_Accumulate with MPI_REPLACE: atomic against
+  /// the owner's MPI_Fetch_and_op), in a passive epoch on it.
+  void put_flag(int owner, const uint64_t* flag, const uint64_t& value, const char* operation) {
+    locked(owner, flags_->win(), operation, [&] {
+      check(MPI_Accumulate(&value, 1, MPI_UINT64_T, owner, flags_->displacement(owner, flag), 1, MPI_UINT64_T,
+                           MPI_REPLACE, flags_->win()),
+            operation);
+    });
   }
 
   void barrier(const char* operation) {
@@ -417,7 +404,6 @@ class LockTargetExchange final : public RmaExchange, NodeSync {
 
   MPI_Comm node_;
   Refusals& refusals_;
-  std::vector<const std::byte*> flag_base_;  // per node rank: its flag segment as MPI allocated it
 };
 
 }  // namespace

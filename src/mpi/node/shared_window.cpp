@@ -153,13 +153,15 @@ void SharedWindow::map_segments(MPI_Comm comm, std::size_t bytes, std::size_t al
         "MPI_Allgather (window layout)");
   segments_.resize(size);
   sizes_.resize(size);
+  bases_.resize(size);
   std::string error;
   for (int r = 0; r < size; ++r) {
     MPI_Aint peer_size = 0;
     void* peer_base = nullptr;
     check(MPI_Win_shared_query(win_, r, &peer_size, &unit, &peer_base), "MPI_Win_shared_query");
     sizes_[r] = all[2 * r + 1];
-    segments_[r] = sizes_[r] == 0 ? nullptr : static_cast<std::byte*>(peer_base) + all[2 * r];
+    bases_[r] = static_cast<std::byte*>(peer_base);
+    segments_[r] = sizes_[r] == 0 ? nullptr : bases_[r] + all[2 * r];
     if (error.empty() && sizes_[r] > 0 && static_cast<unsigned long long>(peer_size) < all[2 * r] + sizes_[r])
       error = "hympi: MPI_Win_shared_query reports " + std::to_string(peer_size) + " bytes for rank " +
               std::to_string(r) + ", less than it allocated";
@@ -179,7 +181,7 @@ void SharedWindow::free() {
 
 SharedWindow::SharedWindow(SharedWindow&& other) noexcept
     : win_(other.win_), rank_(other.rank_), segments_(std::move(other.segments_)),
-      sizes_(std::move(other.sizes_)) {
+      sizes_(std::move(other.sizes_)), bases_(std::move(other.bases_)) {
   other.win_ = MPI_WIN_NULL;
 }
 
