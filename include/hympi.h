@@ -66,7 +66,7 @@ const char* hympi_last_error_message(void);
 void hympi_version(int* major, int* minor, int* patch);
 /* What this library is, in lines: "hympi 0.2.0 (git <commit at configure time>, <build
  * type>)", its components, the MPI it was built with and the one it runs with, the
- * compiler. A static string; callable before MPI_Init and after MPI_Finalize. */
+ * compiler, its C++ flags and the HYMPI_* CMake options. A static string; callable before MPI_Init and after MPI_Finalize. */
 const char* hympi_configuration(void);
 /* Where hympi's own messages go: its warnings and its last words before it ends the job
  * (errors are returned, never printed). handler(message, user_data) for each, message
@@ -75,6 +75,9 @@ const char* hympi_configuration(void);
 typedef void (*hympi_message_handler)(const char* message, void* user_data);
 void hympi_set_message_handler(hympi_message_handler handler, void* user_data);
 void hympi_default_message_handler(const char* message, void* user_data);
+/* Passes `message` to the handler set now (nothing when silenced): for bindings and
+ * programs whose own messages should go where hympi's go. */
+void hympi_emit_message(const char* message);
 
 /* --- enums (values match the C++ enums) ---------------------------------------------- */
 typedef enum { HYMPI_FLOAT64 = 0, HYMPI_FLOAT32 = 1, HYMPI_INT32 = 2, HYMPI_INT64 = 3 } hympi_datatype;

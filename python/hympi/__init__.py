@@ -49,8 +49,10 @@ try:
         WaitPolicy,
         Writers,
         configuration,
+        default_message_handler,
         mpi_library_version,
         order_local_ids,
+        set_message_handler,
         version,
     )
 except ImportError as error:  # a hympi built for another MPI than this process has
@@ -72,5 +74,5 @@ __all__ = [
     "BarrierAlgorithm", "Block", "CartesianGrid", "Context", "Datatype", "Error", "Halo", "HaloMode",
     "HaloStats", "LocalOrdering", "MemoryOrders", "NodeShared", "NodeSharedWrite", "Op", "Options", "Pattern",
     "Stencil", "Strategy", "Topology", "TreeShape", "WaitPolicy", "Writers", "configuration",
-    "mpi_library_version", "order_local_ids", "version",
+    "default_message_handler", "mpi_library_version", "order_local_ids", "set_message_handler", "version",
 ] + [name for name in ("map_ranks", "map_ranks_traffic", "reordered_comm") if name in globals()]

@@ -14,6 +14,7 @@ void bind_pattern(nanobind::module_& m);  // pattern.cpp
 void bind_halo(nanobind::module_& m);     // halo.cpp
 void bind_grid(nanobind::module_& m);     // grid.cpp
 void bind_node_shared(nanobind::module_& m);  // node_shared.cpp
+void bind_messages(nanobind::module_& m);  // messages.cpp
 void bind_mapping(nanobind::module_& m);  // mapping.cpp, built with hympi_mapping (HYMPY_MAPPING)
 
 }  // namespace hympy

@@ -36,7 +36,7 @@ void Child::free_quietly(const char* what) noexcept {
   try {
     free_handle();
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "hympi: freeing a %s when Python dropped it: %s\n", what, e.what());
+    hympi_emit_message((std::string("hympi: freeing a ") + what + " when Python dropped it: " + e.what()).c_str());
   }
 }
 
@@ -93,7 +93,7 @@ Context::Context(nb::handle comm, const hympi_options* options) {
 
 Context::~Context() {
   if (handle_ && without_gil([&] { return hympi_context_free(&handle_); }) != HYMPI_SUCCESS)
-    std::fprintf(stderr, "hympi: freeing a Context when Python dropped it: %s\n", hympi_last_error_message());
+    hympi_emit_message((std::string("hympi: freeing a Context when Python dropped it: ") + hympi_last_error_message()).c_str());
 }
 
 hympi_context Context::handle() const {

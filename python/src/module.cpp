@@ -85,6 +85,7 @@ NB_MODULE(_hympi, m) {
   hympy::bind_halo(m);
   hympy::bind_grid(m);
   hympy::bind_node_shared(m);
+  hympy::bind_messages(m);
 #ifdef HYMPY_MAPPING
   hympy::bind_mapping(m);
 #endif

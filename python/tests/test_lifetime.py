@@ -111,3 +111,27 @@ def test_dropped_objects_are_freed(ctx, comm):
     del context, halo, grid
     gc.collect()
     assert ctx.allreduce(1) == comm.size  # the other Context still works
+
+
+def test_messages_redirected_then_silenced(ctx, comm):
+    """hympi's messages go where set_message_handler says (xSDK M11): a Halo closed between
+    begin and end warns through a Python callable, then None silences it. On a Context of
+    this node's ranks only: nothing of the abandoned update is left in MPI."""
+    node_comm = comm.Split(ctx.topology.node_index, ctx.rank)
+    heard = []
+    try:
+        with hympi.Context(node_comm) as own:
+            own_rank = own.rank
+            pattern = ring(own)
+            for handler in (heard.append, None):
+                hympi.set_message_handler(handler)
+                halo = hympi.Halo(pattern, "shm")
+                halo.begin(np.ones(4))
+                halo.close()  # in flight, on every rank of the node
+                own.barrier()
+    finally:
+        hympi.set_message_handler(hympi.default_message_handler)
+        node_comm.Free()
+    assert len(heard) == 1, heard
+    assert f"rank {own_rank} destroys a Halo between begin() and end()" in heard[0], heard[0]
+    raises_here(lambda: hympi.set_message_handler(42), "takes a callable")

@@ -3,6 +3,7 @@
 // from CMake's project(VERSION)), the build's facts from CMakeLists.txt (HYMPI_CONFIG_*).
 #include <mpi.h>
 
+#include <cstring>
 #include <string>
 
 #include "hympi.h"
@@ -21,7 +22,7 @@ std::string running_mpi() {
   char text[MPI_MAX_LIBRARY_VERSION_STRING] = "";
   int length = 0;
   if (MPI_Get_library_version(text, &length) != MPI_SUCCESS) return "unknown";
-  std::string line(text, std::size_t(length));
+  std::string line(text, strnlen(text, std::size_t(length)));  // Open MPI counts the NUL: it would end the text
   return line.substr(0, line.find_first_of("\r\n"));
 }
 
@@ -31,7 +32,8 @@ const char* hympi::configuration() {
   static const std::string text = std::string("hympi ") + HYMPI_VERSION_STRING + " (git " HYMPI_CONFIG_COMMIT ", " +
                                   HYMPI_CONFIG_BUILD_TYPE ")\ncomponents: " HYMPI_CONFIG_COMPONENTS
                                   "\nbuilt with MPI: " HYMPI_CONFIG_MPI "\nrunning with MPI: " +
-                                  running_mpi() + "\ncompiler: " HYMPI_CONFIG_COMPILER;
+                                  running_mpi() + "\ncompiler: " HYMPI_CONFIG_COMPILER "\nC++ flags: " HYMPI_CONFIG_FLAGS
+                                  "\noptions: " HYMPI_CONFIG_OPTIONS;
   return text.c_str();
 }
 

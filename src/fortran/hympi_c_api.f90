@@ -131,7 +131,7 @@ module hympi_c_api
 
   public :: c_strlen
   public :: c_hympi_error_string, c_hympi_last_error_message, c_hympi_version
-  public :: hympi_set_message_handler, hympi_default_message_handler
+  public :: hympi_set_message_handler, hympi_default_message_handler, c_hympi_emit_message
   public :: c_hympi_strategy_name, c_hympi_strategy_from_name, c_hympi_stencil_name, c_hympi_stencil_from_name, &
             c_hympi_datatype_name, c_hympi_op_name
   public :: c_hympi_options_default, c_hympi_options_from_env, c_hympi_options_describe
@@ -185,6 +185,11 @@ module hympi_c_api
       import :: c_ptr
       type(c_ptr), value :: message, user_data
     end subroutine hympi_default_message_handler
+    ! To the handler set now (a NUL-terminated message).
+    subroutine c_hympi_emit_message(message) bind(c, name="hympi_emit_message")
+      import :: c_char
+      character(kind=c_char), intent(in) :: message(*)
+    end subroutine c_hympi_emit_message
 
     ! --- names
     function c_hympi_strategy_name(strategy) bind(c, name="hympi_strategy_name") result(s)

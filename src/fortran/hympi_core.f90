@@ -9,8 +9,8 @@
 !  - local point ids, neighbour indices and field numbers are 1-based; ranks, node numbers
 !    and process-grid coordinates are 0-based, as in MPI; global grid indices are 1-based.
 !  - every procedure takes an optional `ierr`: present, it gets the code (HYMPI_SUCCESS or
-!    HYMPI_ERR_*); absent, an error prints "hympi: <message>" to error_unit and stops the
-!    program (error stop), as MPI's bindings do.
+!    HYMPI_ERR_*); absent, an error gives "hympi: <message>" to the message handler
+!    (stderr by default) and stops the program (error stop), as MPI's bindings do.
 !  - an argument only the calling rank can see is wrong (a non-contiguous array, a size or
 !    element type that does not fit, malformed CSR offsets) is HYMPI_ERR_ARGUMENT on that
 !    rank alone, before any communication, as in the C API; errors of collective calls
@@ -20,7 +20,6 @@
 module hympi_core
   ! Everything the submodules use too (they see it by host association).
   use, intrinsic :: iso_c_binding
-  use, intrinsic :: iso_fortran_env, only: error_unit
   use mpi_f08, only: MPI_Comm
   use hympi_c_api
   implicit none
@@ -171,8 +170,8 @@ module hympi_core
       integer, intent(out), optional :: ierr
     end subroutine hympi_options_describe
 
-    ! ierr present: ierr = code. Absent and code /= HYMPI_SUCCESS: prints "hympi: <message>"
-    ! to error_unit and stops (error stop).
+    ! ierr present: ierr = code. Absent and code /= HYMPI_SUCCESS: gives "hympi: <message>"
+    ! to the message handler (stderr by default) and stops (error stop).
     module subroutine finish(code, ierr)
       integer, intent(in) :: code
       integer, intent(out), optional :: ierr
