@@ -12,6 +12,8 @@
  *   reduce      MPI_Reduce of doubles (sum) to rank 0, 8 B - 1 MiB
  *   exchange    ring neighbours: MPI_Irecv + MPI_Isend to each, MPI_Waitall (no packing),
  *               4 KiB - 256 KiB: the bare exchange under a flat-MPI ghost update
+ *   neighbor    MPI_Neighbor_alltoallv of bytes to each ring neighbour, on a distributed
+ *               graph of the ring, 8 B - 256 KiB per neighbour
  *
  * Like OSU's, it sends unchanged buffers (cache-resident data). Preloaded with
  * libhympi_pmpi it times the same calls through hympi (bench/scripts/pmpi_compare.py).
@@ -24,6 +26,7 @@
 #include <string.h>
 
 static int rank, size;
+static MPI_Comm ring = MPI_COMM_NULL; /* the ring as a distributed graph (2 ranks: one neighbour) */
 static int small_iterations = 10000, large_iterations = 1000; /* OSU's defaults (> 8 KiB: large) */
 static char *out, *in;
 
@@ -51,6 +54,18 @@ static void exchange(size_t bytes) {
   for (int i = 0; i < n; ++i)
     MPI_Isend(out + (size_t)i * bytes, (int)bytes, MPI_BYTE, peers[i], 0, MPI_COMM_WORLD, &requests[count++]);
   MPI_Waitall(count, requests, statuses);
+}
+
+static void neighbor(size_t bytes) {
+  int counts[2] = {(int)bytes, (int)bytes}, displs[2] = {0, (int)bytes};
+  MPI_Neighbor_alltoallv(out, counts, displs, MPI_BYTE, in, counts, displs, MPI_BYTE, ring);
+}
+
+static void make_ring(void) {
+  int peers[2] = {(rank + 1) % size, (rank + size - 1) % size}, weights[2] = {1, 1};
+  const int n = size > 2 ? 2 : size - 1;
+  MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, n, peers, weights, n, peers, weights,
+                                 MPI_INFO_NULL, 0, &ring);
 }
 
 /* Times `op` OSU's way and prints one row (rank 0): the average, min and max over ranks
@@ -95,6 +110,12 @@ int main(int argc, char** argv) {
   }
   for (size_t i = 0; i < sizeof exchange_bytes / sizeof *exchange_bytes && size > 1; ++i)
     run("exchange", exchange, exchange_bytes[i]);
+  if (size > 1) {
+    make_ring();
+    for (size_t i = 0; i + 1 < sizeof allreduce_bytes / sizeof *allreduce_bytes; ++i)
+      run("neighbor", neighbor, allreduce_bytes[i]);
+    MPI_Comm_free(&ring);
+  }
   free(out);
   free(in);
   MPI_Finalize();

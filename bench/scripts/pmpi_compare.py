@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """An unmodified MPI program with and without libhympi_pmpi: launches hympi-osu-probe (plain
 MPI, OSU's method: MPI_Barrier, MPI_Allreduce, MPI_Bcast, MPI_Reduce of doubles, 8 B - 1 MiB,
-unchanged buffers) in turn without the library, with it, and with it but HYMPI_PMPI=none
-(every call falls through: the library's own overhead), and prints per operation and size the
-median over launches of each (lowest-highest) and the ratios to MPI alone. The library runs
-with HYMPI_PMPI_AFTER=0 (a Context from the first call) and HYMPI_PMPI_MAX_BYTES=unlimited
-(every size through hympi, to find the bounds) unless set. Standard library only.
+MPI_Neighbor_alltoallv on a ring, 8 B - 256 KiB per neighbour; unchanged buffers) in turn
+without the library, with it, and with it but HYMPI_PMPI=none (every call falls through: the
+library's own overhead), and prints per operation and size the median over launches of each
+(lowest-highest) and the ratios to MPI alone. The library runs with HYMPI_PMPI=all (the
+neighbourhood calls too), HYMPI_PMPI_AFTER=0 (a Context from the first call) and
+HYMPI_PMPI_MAX_BYTES=unlimited (every size through hympi, to find the bounds) unless set.
+Standard library only.
 
     bench/scripts/pmpi_compare.py --build build/openmpi [--np 2] [--launches 5] [--iterations 10000]
 """
@@ -33,6 +35,7 @@ def main():
     plain, preloaded, none = [], [], []
     os.environ.setdefault("HYMPI_PMPI_AFTER", "0")
     os.environ.setdefault("HYMPI_PMPI_MAX_BYTES", "unlimited")
+    os.environ.setdefault("HYMPI_PMPI", "all")  # the neighbourhood calls too
     preload = ["env", f"LD_PRELOAD={library}"]
     for k in range(args.launches):  # interleaved: plain, preloaded, none, plain, ...
         print(f"pmpi_compare: launch {k + 1}/{args.launches}", file=sys.stderr)

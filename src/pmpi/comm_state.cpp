@@ -6,6 +6,7 @@
 
 #include "mpi/support/internal_comm.hpp"
 #include "pmpi/inside.hpp"
+#include "pmpi/neighbor.hpp"
 #include "pmpi/settings.hpp"
 
 namespace hympi::pmpi {
@@ -15,6 +16,7 @@ struct CommState {
   long calls = 0;
   Path blocked = Path::hympi;  // a reason this communicator never gets a Context, or hympi
   std::unique_ptr<Context> context;
+  NeighborSlot neighbor;  // after `context`: released before it
 };
 
 // The communicator looked up last and its state: programs make their collectives on one
@@ -68,6 +70,9 @@ CommState* state_of(MPI_Comm comm) {
 
 }  // namespace
 
+NeighborSlot::NeighborSlot() = default;
+NeighborSlot::~NeighborSlot() = default;
+
 Path route(MPI_Comm comm, Context*& context) {
   context = nullptr;
   CommState* state = state_of(comm);
@@ -87,5 +92,7 @@ Path route(MPI_Comm comm, Context*& context) {
   context = s.context.get();
   return Path::hympi;
 }
+
+NeighborSlot& neighbor_slot(MPI_Comm comm) { return state_of(comm)->neighbor; }
 
 }  // namespace hympi::pmpi

@@ -20,6 +20,8 @@ void set(MPI_Fint* ierr, int code) {
   if (ierr) *ierr = MPI_Fint(code);
 }
 
+static_assert(sizeof(MPI_Fint) == sizeof(int), "Fortran INTEGER count arrays are passed on as C int arrays");
+
 }  // namespace
 
 extern "C" {
@@ -50,6 +52,20 @@ void mpi_allreduce_(void* in, void* out, MPI_Fint* count, MPI_Fint* type, MPI_Fi
                           PMPI_Comm_f2c(*comm)));
 }
 
+void mpi_neighbor_alltoall_(void* in, MPI_Fint* in_count, MPI_Fint* in_type, void* out, MPI_Fint* out_count,
+                            MPI_Fint* out_type, MPI_Fint* comm, MPI_Fint* ierr) {
+  set(ierr, MPI_Neighbor_alltoall(buffer(in), int(*in_count), PMPI_Type_f2c(*in_type), buffer(out), int(*out_count),
+                                  PMPI_Type_f2c(*out_type), PMPI_Comm_f2c(*comm)));
+}
+
+// INTEGER arrays are C int arrays in both MPIs (MPI_Fint is int).
+void mpi_neighbor_alltoallv_(void* in, MPI_Fint* in_counts, MPI_Fint* in_displs, MPI_Fint* in_type, void* out,
+                             MPI_Fint* out_counts, MPI_Fint* out_displs, MPI_Fint* out_type, MPI_Fint* comm,
+                             MPI_Fint* ierr) {
+  set(ierr, MPI_Neighbor_alltoallv(buffer(in), in_counts, in_displs, PMPI_Type_f2c(*in_type), buffer(out), out_counts,
+                                   out_displs, PMPI_Type_f2c(*out_type), PMPI_Comm_f2c(*comm)));
+}
+
 void mpi_finalize_(MPI_Fint* ierr) { set(ierr, MPI_Finalize()); }
 
 void mpi_barrier_f08_(MPI_Fint*, MPI_Fint*) __attribute__((alias("mpi_barrier_")));
@@ -58,6 +74,10 @@ void mpi_reduce_f08_(void*, void*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, M
     __attribute__((alias("mpi_reduce_")));
 void mpi_allreduce_f08_(void*, void*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*)
     __attribute__((alias("mpi_allreduce_")));
+void mpi_neighbor_alltoall_f08_(void*, MPI_Fint*, MPI_Fint*, void*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*)
+    __attribute__((alias("mpi_neighbor_alltoall_")));
+void mpi_neighbor_alltoallv_f08_(void*, MPI_Fint*, MPI_Fint*, MPI_Fint*, void*, MPI_Fint*, MPI_Fint*, MPI_Fint*,
+                                 MPI_Fint*, MPI_Fint*) __attribute__((alias("mpi_neighbor_alltoallv_")));
 void mpi_finalize_f08_(MPI_Fint*) __attribute__((alias("mpi_finalize_")));
 
 #elif defined(MPICH)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // libhympi_pmpi: MPI's profiling interface. Preloaded (LD_PRELOAD) or linked before libmpi,
-// these definitions of MPI_Barrier, MPI_Bcast, MPI_Reduce and MPI_Allreduce serve a call
-// through its communicator's hympi Context when they can do so exactly, and hand every
-// other call to PMPI unchanged. exports.map makes these the only symbols the library
+// these definitions of MPI_Barrier, MPI_Bcast, MPI_Reduce, MPI_Allreduce,
+// MPI_Neighbor_alltoall and MPI_Neighbor_alltoallv serve a call through its communicator's
+// hympi Context (and, for the neighbourhood calls, its Halo: neighbor.hpp) when they can do
+// so exactly, and hand every other call to PMPI unchanged. exports.map makes these the only symbols the library
 // exports: the hympi inside it stays private, beside any hympi the program links itself.
 //
 // Invariants:
@@ -25,6 +26,7 @@
 #include "pmpi/datatypes.hpp"
 #include "pmpi/errors.hpp"
 #include "pmpi/inside.hpp"
+#include "pmpi/neighbor.hpp"
 #include "pmpi/report.hpp"
 #include "pmpi/settings.hpp"
 
@@ -78,6 +80,40 @@ int run(MPI_Comm comm, Serve serve) {
   } catch (const std::exception& e) {
     return raise_error(comm, e.what());
   }
+}
+
+// A neighbourhood call: the communicator's exchange, made (collectively: every rank of a
+// correct program reaches this call with the same path) at its first served call.
+int neighbor_alltoall(Operation which, const Blocks& send, const Blocks& recv, MPI_Comm comm,
+                      int (*fall_through)(const Blocks&, const Blocks&, MPI_Comm)) {
+  Context* context;
+  Path path = first_path(which, comm, context);
+  NeighborSlot* slot = nullptr;
+  if (path == Path::hympi) {
+    slot = &neighbor_slot(comm);
+    if (!slot->exchange && slot->blocked == Path::hympi) {
+      Inside inside;
+      slot->blocked = NeighborExchange::eligible(comm, send, recv, settings().max_bytes[std::size_t(which)]);
+    }
+    path = slot->blocked;
+  }
+  if (counting()) {
+    std::size_t bytes = 0;
+    int in = 0, out = 0, weighted = 0, kind = MPI_UNDEFINED;
+    if (PMPI_Topo_test(comm, &kind) == MPI_SUCCESS && kind == MPI_DIST_GRAPH)
+      PMPI_Dist_graph_neighbors_count(comm, &in, &out, &weighted);
+    else if (kind == MPI_CART && PMPI_Cartdim_get(comm, &out) == MPI_SUCCESS)
+      out *= 2;
+    for (int i = 0; i < out; ++i) bytes += bytes_of(send.type, send.count_of(i));
+    count_bytes(which, path, bytes);
+  }
+  if (path != Path::hympi) return fall_through(send, recv, comm);
+  return run(comm, [&] {
+    if (!slot->exchange)
+      slot->exchange = std::make_unique<NeighborExchange>(*context, comm, send, recv,
+                                                          settings().max_bytes[std::size_t(which)]);
+    slot->exchange->exchange(send, recv);
+  });
 }
 
 }  // namespace
@@ -134,6 +170,30 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype da
   if (r.path != Path::hympi) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
   const void* in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   return hympi::pmpi::run(comm, [&] { context->allreduce(in, recvbuf, std::size_t(count), r.type, r.op); });
+}
+
+int MPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                          MPI_Datatype recvtype, MPI_Comm comm) {
+  if (Inside::now()) return PMPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  return hympi::pmpi::neighbor_alltoall(
+      Operation::neighbor_alltoall, {sendbuf, nullptr, nullptr, sendcount, sendtype},
+      {recvbuf, nullptr, nullptr, recvcount, recvtype}, comm, [](const auto& s, const auto& r, MPI_Comm c) {
+        return PMPI_Neighbor_alltoall(s.buffer, s.count, s.type, const_cast<void*>(r.buffer), r.count, r.type, c);
+      });
+}
+
+int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                           void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                           MPI_Comm comm) {
+  if (Inside::now())
+    return PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                                   comm);
+  return hympi::pmpi::neighbor_alltoall(
+      Operation::neighbor_alltoallv, {sendbuf, sendcounts, sdispls, 0, sendtype},
+      {recvbuf, recvcounts, rdispls, 0, recvtype}, comm, [](const auto& s, const auto& r, MPI_Comm c) {
+        return PMPI_Neighbor_alltoallv(s.buffer, s.counts, s.displs, s.type, const_cast<void*>(r.buffer), r.counts,
+                                       r.displs, r.type, c);
+      });
 }
 
 int MPI_Finalize(void) {

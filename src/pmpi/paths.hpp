@@ -9,9 +9,12 @@
 
 namespace hympi::pmpi {
 
-enum class Operation : uint8_t { barrier, bcast, reduce, allreduce };
-inline constexpr std::array<const char*, 4> kOperationNames = {"barrier", "bcast", "reduce", "allreduce"};
-inline constexpr std::array<const char*, 4> kMpiNames = {"MPI_Barrier", "MPI_Bcast", "MPI_Reduce", "MPI_Allreduce"};
+enum class Operation : uint8_t { barrier, bcast, reduce, allreduce, neighbor_alltoall, neighbor_alltoallv };
+inline constexpr std::size_t kOperations = 6;
+inline constexpr std::array<const char*, kOperations> kOperationNames = {
+    "barrier", "bcast", "reduce", "allreduce", "neighbor_alltoall", "neighbor_alltoallv"};
+inline constexpr std::array<const char*, kOperations> kMpiNames = {
+    "MPI_Barrier", "MPI_Bcast", "MPI_Reduce", "MPI_Allreduce", "MPI_Neighbor_alltoall", "MPI_Neighbor_alltoallv"};
 
 // Where a call went. Every value but `hympi` is a fall-through to PMPI, for that reason.
 enum class Path : uint8_t {
@@ -26,8 +29,10 @@ enum class Path : uint8_t {
   datatype,           // not a predefined type hympi reduces (or moves, for a broadcast)
   op,                 // not MPI_SUM, MPI_PROD, MPI_MIN or MPI_MAX
   size,               // larger than the size up to which hympi was measured faster
+  topology,           // neighbourhood calls: not a distributed graph or Cartesian grid, or a
+                      // neighbour repeated or this rank itself (on some rank)
 };
-inline constexpr std::size_t kPaths = 11;
+inline constexpr std::size_t kPaths = 12;
 inline constexpr std::array<const char*, kPaths> kPathNames = {
     "hympi",
     "MPI: disabled by HYMPI_PMPI",
@@ -40,9 +45,11 @@ inline constexpr std::array<const char*, kPaths> kPathNames = {
     "MPI: datatype",
     "MPI: reduction operation",
     "MPI: above HYMPI_PMPI_MAX_BYTES",
+    "MPI: topology",
 };
 
-// Size classes of the report, by the bytes a rank contributes (count x type size).
+// Size classes of the report, by the bytes a rank contributes (count x type size; all its
+// blocks for a neighbourhood call).
 inline constexpr std::array<std::size_t, 3> kSizeLimits = {64, 4096, 262144};
 inline constexpr std::array<const char*, 4> kSizeNames = {"<= 64 B", "<= 4 KiB", "<= 256 KiB", "> 256 KiB"};
 inline std::size_t size_class(std::size_t bytes) {

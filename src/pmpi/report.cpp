@@ -23,9 +23,14 @@ std::size_t cell(std::size_t op, std::size_t size, std::size_t path) { return (o
 
 }  // namespace
 
+bool counting() { return settings().report; }
+
 void count_call(Operation op, Path path, MPI_Datatype type, int count) {
-  if (!settings().report) return;
-  const std::size_t bytes = bytes_of(type, count);
+  if (counting()) count_bytes(op, path, bytes_of(type, count));
+}
+
+void count_bytes(Operation op, Path path, std::size_t bytes) {
+  if (!counting()) return;
   // relaxed: a tally read only at MPI_Finalize, after the threads that call MPI are done
   g_counts[cell(std::size_t(op), size_class(bytes), std::size_t(path))].fetch_add(1, std::memory_order_relaxed);
 }
@@ -39,12 +44,12 @@ void print_report() {
   PMPI_Reduce(mine.data(), all.data(), int(kCells), MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
   if (rank != 0) return;
   std::printf("# hympi_pmpi: intercepted calls of %d ranks, by operation, bytes per rank and path\n", size);
-  std::printf("# %-14s %-11s %-40s %12s\n", "operation", "size", "path", "calls");
+  std::printf("# %-22s %-11s %-40s %12s\n", "operation", "size", "path", "calls");
   for (std::size_t op = 0; op < kOps; ++op)
     for (std::size_t s = 0; s < kSizes; ++s)
       for (std::size_t p = 0; p < kPaths; ++p)
         if (const unsigned long long n = all[cell(op, s, p)])
-          std::printf("  %-14s %-11s %-40s %12llu\n", kMpiNames[op], kSizeNames[s], kPathNames[p], n);
+          std::printf("  %-22s %-11s %-40s %12llu\n", kMpiNames[op], kSizeNames[s], kPathNames[p], n);
   std::fflush(stdout);
 }
 

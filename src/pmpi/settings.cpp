@@ -27,8 +27,9 @@ namespace {
 
 void parse_operations(const char* value, Settings& s) {
   const std::string text = value;
-  if (text == "all" || text.empty()) return;
-  s.intercepted.fill(false);
+  if (text.empty()) return;
+  s.intercepted.fill(text == "all");
+  if (text == "all") return;
   if (text == "none") return;
   std::size_t start = 0;
   while (start <= text.size()) {
@@ -36,9 +37,12 @@ void parse_operations(const char* value, Settings& s) {
     const std::string name = text.substr(start, end - start);
     std::size_t op = 0;
     while (op < kOperationNames.size() && name != kOperationNames[op]) ++op;
-    if (op == kOperationNames.size())
+    if (op == kOperationNames.size()) {
+      std::string valid;
+      for (const char* known : kOperationNames) valid += std::string(valid.empty() ? "" : ", ") + known;
       refuse("HYMPI_PMPI='" + text + "': unknown operation '" + name +
-             "' (use all, none, or a comma-separated list of barrier, bcast, reduce, allreduce)");
+             "' (use all, none, or a comma-separated list of " + valid + ")");
+    }
     s.intercepted[op] = true;
     start = end + 1;
   }

@@ -19,19 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures = 0;
-static int world_rank = 0;
-
-#define CHECK(cond, ...)                                          \
-  do {                                                            \
-    if (!(cond)) {                                                \
-      if (failures++ < 10) {                                      \
-        fprintf(stderr, "rank %d: %s:%d: ", world_rank, __FILE__, __LINE__); \
-        fprintf(stderr, __VA_ARGS__);                             \
-        fprintf(stderr, "\n");                                    \
-      }                                                           \
-    }                                                             \
-  } while (0)
+#include "check.h"
 
 enum { kCounts = 4, kMaxCount = 1000 };
 static const int counts[kCounts] = {0, 1, 7, kMaxCount};

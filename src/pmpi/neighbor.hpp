@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// MPI_Neighbor_alltoall(v) through hympi: one zero-copy Halo per distributed-graph or
+// Cartesian communicator, made at its first served call, whose slot for each neighbour
+// holds an 8-byte header and the payload of that neighbour's first message.
+//
+// Invariants:
+//  - The topology never changes, so the Halo's neighbours are fixed; only counts change
+//    between calls. Every call runs one update of the Halo on every rank, so no rank needs
+//    to know what another chose: each message travels in its slot when it fits (header:
+//    its bytes), else by MPI on a private duplicate of the communicator (header: -1 - its
+//    bytes), a choice the sender makes alone and the receiver reads from the header.
+//  - The receiver checks each header against its own count; a difference is an error on
+//    that rank, raised after every message of the call is received (none is left in MPI).
+//  - Whether a communicator is served is agreed once, collectively (PMPI_Allreduce): a
+//    rank with a repeated or self neighbour (multigraphs, periodic dimensions of size 1 or
+//    2, where MPI's matching order decides), or a first message above HYMPI_PMPI_MAX_BYTES,
+//    makes all of them fall through. Later messages above it go by MPI beside the Halo.
+//  - Types: contiguous ones are copied; others are packed with PMPI_Pack / PMPI_Unpack into
+//    and out of the slot. A contiguous type on one side and a packed one on the other meet
+//    as bytes, which holds where MPI's packed form is the data itself (Open MPI and MPICH
+//    between processes of one architecture, which shared memory implies).
+#pragma once
+
+#include <mpi.h>
+
+#include <memory>
+#include <vector>
+
+#include "hympi/halo.hpp"
+#include "pmpi/paths.hpp"
+
+namespace hympi::pmpi {
+
+/// One side of a call: neighbour i's block is count(i) elements of `type` starting
+/// offset(i) extents into `buffer`.
+struct Blocks {
+  const void* buffer;  // the receive side's is the program's writable buffer
+  const int* counts;  // null: `count` for every neighbour (MPI_Neighbor_alltoall)
+  const int* displs;  // null: block i starts at i * count
+  int count;
+  MPI_Datatype type;
+  int count_of(int i) const { return counts ? counts[i] : count; }
+  MPI_Aint offset(int i) const { return displs ? MPI_Aint(displs[i]) : MPI_Aint(i) * count; }
+};
+
+class NeighborExchange {
+ public:
+  /// Collective over comm, at its first call that would be served: Path::hympi when every
+  /// rank can be served and no message of this call is above `max_bytes`, else why not
+  /// (for good: Path::topology or Path::size).
+  static Path eligible(MPI_Comm comm, const Blocks& send, const Blocks& recv, std::size_t max_bytes);
+  /// Collective over comm (after eligible): the Halo, with slots sized by this call's
+  /// counts (at most `max_bytes` each); throws hympi::Error on every rank where the
+  /// counts of two neighbours disagree.
+  NeighborExchange(Context& context, MPI_Comm comm, const Blocks& send, const Blocks& recv, std::size_t max_bytes);
+  ~NeighborExchange();
+  NeighborExchange(const NeighborExchange&) = delete;
+  NeighborExchange& operator=(const NeighborExchange&) = delete;
+
+  /// One call; throws hympi::Error on a rank whose counts differ from its neighbour's.
+  void exchange(const Blocks& send, const Blocks& recv);
+
+ private:
+  MPI_Comm comm_;                 // the program's (for PMPI_Pack's sake only)
+  MPI_Comm side_ = MPI_COMM_NULL;  // the messages that do not fit their slot
+  std::vector<int> sources_, destinations_;  // MPI's neighbour order, MPI_PROC_NULL kept
+  std::vector<int> in_slot_, out_slot_;     // their index among the Halo's neighbours
+  std::unique_ptr<Halo> halo_;
+  std::vector<MPI_Request> requests_;
+};
+
+}  // namespace hympi::pmpi

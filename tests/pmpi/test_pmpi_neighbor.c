@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// A plain MPI program (no hympi in its source) making neighbourhood exchanges, run with
+// libhympi_pmpi preloaded or linked before libmpi. Every MPI_Neighbor_alltoall(v) is
+// checked against PMPI's on the same arguments, whole receive buffers compared (the gaps
+// between blocks must stay as they were), with data and counts that change every call:
+//   test_pmpi_neighbor check     a directed distributed graph (out-neighbours r+1, r+3 in
+//       that order, in-neighbours r-1, r-3), two Cartesian grids (periodic and not; MPI_PROC_NULL
+//       at the edges), counts that outgrow the first call's (those messages go by MPI),
+//       displacements with gaps, a strided (non-contiguous) type on either side; and graphs
+//       hympi leaves to MPI: a self loop on one rank, a periodic dimension of size 2
+//   test_pmpi_neighbor mismatch  under MPI_ERRORS_RETURN, rank 1 expects one element more
+//       than its first in-neighbour sends: rank 1 gets hympi's error, no rank waits, and the
+//       next exchange is right everywhere
+// Each rank counts its failures; every rank exits 1 when any rank failed.
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+enum { kMaxNeighbors = 8, kRoom = 1 << 14 };  // doubles per buffer
+
+// What s sends d in call `it`: a count that grows every fourth call beyond the first
+// call's (then it no longer fits hympi's slot and goes by MPI), and values naming all three.
+static int count_of(int s, int d, int it) { return (s * 7 + d * 3 + it) % 5 + (it % 4 == 3 ? 300 : 0); }
+static double value_of(int s, int d, int it, int k) { return ((s * 64.0 + d) * 64 + it % 64) * 1024 + k; }
+
+static void neighbors(MPI_Comm comm, int* in, int* sources, int* out, int* destinations) {
+  int kind, weighted;
+  MPI_Topo_test(comm, &kind);
+  if (kind == MPI_DIST_GRAPH) {
+    MPI_Dist_graph_neighbors_count(comm, in, out, &weighted);
+    int weights[2][kMaxNeighbors];  // 1 each (Open MPI's MPI_UNWEIGHTED trips gcc's bounds checks)
+    MPI_Dist_graph_neighbors(comm, *in, sources, weights[0], *out, destinations, weights[1]);
+    return;
+  }
+  int dims;
+  MPI_Cartdim_get(comm, &dims);
+  *in = *out = 0;
+  for (int d = 0; d < dims; ++d) {
+    int below, above;
+    MPI_Cart_shift(comm, d, 1, &below, &above);
+    sources[(*in)++] = destinations[(*out)++] = below;
+    sources[(*in)++] = destinations[(*out)++] = above;
+  }
+}
+
+// A type of one double whose extent is two: a non-contiguous element.
+static MPI_Datatype strided(void) {
+  static MPI_Datatype type = MPI_DATATYPE_NULL;
+  if (type == MPI_DATATYPE_NULL) {
+    MPI_Type_create_resized(MPI_DOUBLE, 0, 2 * sizeof(double), &type);
+    MPI_Type_commit(&type);
+  }
+  return type;
+}
+
+// One MPI_Neighbor_alltoallv (uniform: MPI_Neighbor_alltoall) against PMPI's.
+static void exchange(MPI_Comm comm, int it, int uniform, const char* what) {
+  static double send[kRoom], got[kRoom], want[kRoom];
+  int me, in, out, sources[kMaxNeighbors], destinations[kMaxNeighbors];
+  MPI_Comm_rank(comm, &me);
+  neighbors(comm, &in, sources, &out, destinations);
+  // Strided types every fifth call, on the sending side or the receiving side.
+  const MPI_Datatype stype = it % 5 == 1 ? strided() : MPI_DOUBLE, rtype = it % 5 == 2 ? strided() : MPI_DOUBLE;
+  const int sstep = stype == MPI_DOUBLE ? 1 : 2;
+  const int same = 1 + it % 3 + (it % 4 == 3 ? 200 : 0);  // MPI_Neighbor_alltoall's count
+  int scounts[kMaxNeighbors], sdispls[kMaxNeighbors], rcounts[kMaxNeighbors], rdispls[kMaxNeighbors];
+  int at = 1;  // gaps before and between the blocks
+  for (int i = 0; i < out; ++i) {
+    scounts[i] = uniform ? same : destinations[i] == MPI_PROC_NULL ? it % 3 : count_of(me, destinations[i], it);
+    sdispls[i] = uniform ? i * same : at;
+    for (int k = 0; k < scounts[i]; ++k)
+      send[(sdispls[i] + k) * sstep] = value_of(me, destinations[i] == MPI_PROC_NULL ? 63 : destinations[i], it, k);
+    at += scounts[i] + 3;
+  }
+  at = 2;
+  for (int j = 0; j < in; ++j) {
+    rcounts[j] = uniform ? same : sources[j] == MPI_PROC_NULL ? 1 : count_of(sources[j], me, it);
+    rdispls[j] = uniform ? j * same : at;
+    at += rcounts[j] + 2;
+  }
+  for (int k = 0; k < kRoom; ++k) got[k] = want[k] = -1.0 - k;
+  int code;
+  if (uniform) {
+    code = MPI_Neighbor_alltoall(send, same, stype, got, same, rtype, comm);
+    PMPI_Neighbor_alltoall(send, same, stype, want, same, rtype, comm);
+  } else {
+    code = MPI_Neighbor_alltoallv(send, scounts, sdispls, stype, got, rcounts, rdispls, rtype, comm);
+    PMPI_Neighbor_alltoallv(send, scounts, sdispls, stype, want, rcounts, rdispls, rtype, comm);
+  }
+  CHECK(code == MPI_SUCCESS, "%s call %d: error %d", what, it, code);
+  CHECK(memcmp(got, want, sizeof got) == 0, "%s call %d (%s): differs from MPI's", what, it,
+        uniform ? "MPI_Neighbor_alltoall" : "MPI_Neighbor_alltoallv");
+}
+
+static MPI_Comm graph(int self_loop) {
+  int size;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int r = world_rank;
+  int sources[3], destinations[3], in = 0, out = 0;
+  const int steps[2] = {1, 3};
+  for (int s = 0; s < 2; ++s) {
+    const int to = (r + steps[s]) % size, from = (r - steps[s] % size + size) % size;
+    if (to != r && (out == 0 || destinations[0] != to)) destinations[out++] = to;
+    if (from != r && (in == 0 || sources[0] != from)) sources[in++] = from;
+  }
+  if (self_loop && r == 0) sources[in++] = destinations[out++] = 0;
+  MPI_Comm comm;
+  const int weights[3] = {1, 1, 1};
+  MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, in, sources, weights, out, destinations, weights, MPI_INFO_NULL, 0,
+                                 &comm);
+  return comm;
+}
+
+static MPI_Comm grid(int periodic) {
+  int size, dims[2] = {0, 0}, periods[2] = {periodic, 0};
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Dims_create(size, 2, dims);
+  MPI_Comm comm;
+  MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &comm);
+  return comm;
+}
+
+static void check_mode(int iterations) {
+  MPI_Comm comms[4] = {graph(0), grid(1), grid(0), graph(1)};
+  const char* names[4] = {"graph", "periodic grid", "grid", "graph with a self loop"};
+  for (int it = 0; it < iterations; ++it)
+    for (int c = 0; c < 4; ++c) {
+      exchange(comms[c], it, 0, names[c]);
+      exchange(comms[c], it, 1, names[c]);
+    }
+  for (int c = 0; c < 4; ++c) MPI_Comm_free(&comms[c]);
+  MPI_Datatype type = strided();
+  MPI_Type_free(&type);
+}
+
+static void mismatch_mode(void) {
+  int size;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size < 2) return;
+  MPI_Comm comm = graph(0);
+  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  for (int it = 0; it < 4; ++it) exchange(comm, it, 0, "before the mismatch");  // past HYMPI_PMPI_AFTER
+  int in, out, sources[kMaxNeighbors], destinations[kMaxNeighbors];
+  neighbors(comm, &in, sources, &out, destinations);
+  double send[64] = {0}, recv[64];
+  int scounts[kMaxNeighbors], rcounts[kMaxNeighbors], displs[kMaxNeighbors];
+  for (int i = 0; i < kMaxNeighbors; ++i) scounts[i] = rcounts[i] = 2, displs[i] = 4 * i;
+  if (world_rank == 1) rcounts[0] = 3;
+  const int code = MPI_Neighbor_alltoallv(send, scounts, displs, MPI_DOUBLE, recv, rcounts, displs, MPI_DOUBLE, comm);
+  if (world_rank == 1) {
+    CHECK(code != MPI_SUCCESS, "rank 1 expects 3 doubles where 2 come: MPI_SUCCESS");
+    char text[MPI_MAX_ERROR_STRING];
+    int length = 0;
+    MPI_Error_string(code, text, &length);
+    CHECK(strstr(text, "hympi") && strstr(text, "expects 24"), "error string '%s'", text);
+    printf("test_pmpi_neighbor: rank 1 got: %s\n", text);
+  } else {
+    CHECK(code == MPI_SUCCESS, "rank %d's counts are right: error %d", world_rank, code);
+  }
+  for (int it = 4; it < 6; ++it) exchange(comm, it, 0, "after the mismatch");
+  MPI_Comm_free(&comm);
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  const char* mode = argc > 1 ? argv[1] : "check";
+  const int iterations = getenv("HYMPI_TEST_ITERATIONS") ? atoi(getenv("HYMPI_TEST_ITERATIONS")) : 20;
+  if (strcmp(mode, "mismatch") == 0)
+    mismatch_mode();
+  else
+    check_mode(iterations);
+  int all = 0;
+  PMPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (world_rank == 0) printf("test_pmpi_neighbor %s: %s\n", mode, all ? "FAILED" : "all ranks passed");
+  MPI_Finalize();
+  return all ? 1 : 0;
+}
