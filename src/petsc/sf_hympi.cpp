@@ -78,6 +78,18 @@ PetscErrorCode set_up(PetscSF sf) {
   PetscCall(PetscSFSetGraph(h.inner, nroots, nleaves, const_cast<PetscInt*>(ilocal), PETSC_COPY_VALUES,
                             const_cast<PetscSFNode*>(iremote), PETSC_COPY_VALUES));
   PetscCall(PetscSFSetUp(h.inner));
+  // The switch happens at the same broadcast on every rank only with the same settings:
+  // options that differ between ranks (PETSC_OPTIONS, a per-rank options file) are an
+  // error on every rank here, not a hang at the switch.
+  PetscInt mine[4] = {h.after, -h.after, PetscInt(h.strategy), -PetscInt(h.strategy)};
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, mine, 4, MPIU_INT, MPI_MAX, comm));
+  PetscCheck(mine[0] == -mine[1], comm, PETSC_ERR_ARG_INCOMP,
+             "hympi: -sf_hympi_after differs between ranks (from %" PetscInt_FMT " to %" PetscInt_FMT
+             "): give every rank the same value",
+             -mine[1], mine[0]);
+  PetscCheck(mine[2] == -mine[3], comm, PETSC_ERR_ARG_INCOMP,
+             "hympi: -sf_hympi_strategy differs between ranks (%s on some, %s on others): give every rank the same",
+             name_of(Strategy(-mine[3])), name_of(Strategy(mine[2])));
   h.stage = SfHympi::Stage::basic;
   h.movable = h.outstanding_inner = 0;
   PetscFunctionReturn(0);
