@@ -163,13 +163,14 @@ void NeighborExchange::exchange(const Blocks& send, const Blocks& recv) {
     int packed = 0;
     if (bytes <= room && !st.contiguous) PMPI_Pack_size(count, send.type, comm_, &packed);
     if (bytes <= room && (st.contiguous || std::size_t(packed) <= room)) {
-      if (st.contiguous) {
+      int position = int(bytes);  // what the receiver reads: a packed form longer than the data
+      if (st.contiguous) {          // is a count mismatch there, not garbage
         if (bytes) std::memcpy(slot.data() + kHeader, from, bytes);
       } else {
-        int position = 0;
+        position = 0;
         PMPI_Pack(from, count, send.type, slot.data() + kHeader, int(room), &position, comm_);
       }
-      slot[0] = int64_t(bytes);
+      slot[0] = position;
     } else {
       slot[0] = -1 - int64_t(bytes);
       requests_.emplace_back();
