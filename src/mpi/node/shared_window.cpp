@@ -42,9 +42,10 @@ std::string shm_advice(unsigned long long needed) {
          "`mount -o remount,size=4G /dev/shm`) or use fewer ranks per node.";
 }
 
-// First touch under a SIGBUS guard: a window whose backing file cannot grow faults on
-// first write; we turn that into an error instead of a crash. The memset stays after the
-// pages are populated: MPI does not promise a new window zeroed memory.
+// First touch: a window whose backing file cannot grow fails to populate, or faults on first
+// write where populating is not available (then under a SIGBUS guard); either becomes an
+// error instead of a crash. The memset stays after the pages are populated: MPI does not
+// promise a new window zeroed memory.
 thread_local sigjmp_buf* touch_escape = nullptr;
 
 void on_sigbus(int signal) {
@@ -53,25 +54,33 @@ void on_sigbus(int signal) {
   std::raise(signal);
 }
 
-// The whole pages of [memory, memory + bytes) backed in one call (MADV_POPULATE_WRITE,
-// Linux 5.14): about 40 % faster than faulting them in one by one, and a backing that
-// fails is an error code, not a SIGBUS. False only when the backing failed; a kernel or
-// mapping without it (EINVAL), or an interrupted call, leaves the pages to memset.
-bool populate(std::byte* memory, std::size_t bytes) {
+// Every page that holds a byte of [memory, memory + bytes) backed in one call
+// (MADV_POPULATE_WRITE, Linux 5.14): faster than faulting them in one by one, and a backing
+// that fails is an error code, not a SIGBUS. The pages at either end may hold a peer's bytes
+// too: populating writes no data, and a page that holds one of ours is mapped whole.
+// `unknown`: a kernel or mapping without it (EINVAL), or an interrupted call; the memset
+// finds out, under the SIGBUS guard.
+enum class Backing { all, failed, unknown };
+Backing populate(std::byte* memory, std::size_t bytes) {
 #ifdef MADV_POPULATE_WRITE
   const auto page = uintptr_t(sysconf(_SC_PAGESIZE));
-  const uintptr_t first = (uintptr_t(memory) + page - 1) & ~(page - 1), end = (uintptr_t(memory) + bytes) & ~(page - 1);
-  if (first < end && madvise(reinterpret_cast<void*>(first), end - first, MADV_POPULATE_WRITE) != 0)
-    return errno != EFAULT && errno != ENOMEM;
+  const uintptr_t first = uintptr_t(memory) & ~(page - 1), end = (uintptr_t(memory) + bytes + page - 1) & ~(page - 1);
+  if (madvise(reinterpret_cast<void*>(first), end - first, MADV_POPULATE_WRITE) == 0) return Backing::all;
+  return errno == EFAULT || errno == ENOMEM ? Backing::failed : Backing::unknown;
 #else
   (void)memory, (void)bytes;
+  return Backing::unknown;
 #endif
-  return true;
 }
 
 bool first_touch(std::byte* memory, std::size_t bytes) {
   if (bytes == 0) return true;
-  if (!populate(memory, bytes)) return false;
+  const Backing backing = populate(memory, bytes);
+  if (backing == Backing::failed) return false;
+  if (backing == Backing::all) {  // nothing can fault: the process's SIGBUS handler stays as it is
+    std::memset(memory, 0, bytes);
+    return true;
+  }
   struct sigaction guard{}, previous{};
   guard.sa_handler = &on_sigbus;
   sigemptyset(&guard.sa_mask);
