@@ -3,8 +3,9 @@
 // these definitions of MPI_Barrier, MPI_Bcast, MPI_Reduce, MPI_Allreduce,
 // MPI_Neighbor_alltoall and MPI_Neighbor_alltoallv serve a call through its communicator's
 // hympi Context (and, for the neighbourhood calls, its Halo: neighbor.hpp) when they can do
-// so exactly, and hand every other call to PMPI unchanged. exports.map makes these the only symbols the library
-// exports: the hympi inside it stays private, beside any hympi the program links itself.
+// so exactly, and hand every other call to PMPI unchanged. exports.map makes these the only
+// symbols the library exports: the hympi inside it stays private, beside any hympi the
+// program links itself.
 //
 // Invariants:
 //  - The choice depends only on what every rank of a correct MPI program passes alike

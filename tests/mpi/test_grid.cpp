@@ -74,7 +74,8 @@ TEST(GridBlocks, MessagesAgreeAndGhostsCoverTheStencil) {
       for (const hympi::BlockMessage& m : messages[at]) {
         // The other end's message back to me lists the same global points in the same order.
         const auto& theirs = messages[m.neighbor];
-        auto back = std::find_if(theirs.begin(), theirs.end(), [&](const auto& t) { return t.neighbor == at; });
+        const Index3 me = at;  // a structured binding: Clang before 16 cannot capture it
+        auto back = std::find_if(theirs.begin(), theirs.end(), [&](const auto& t) { return t.neighbor == me; });
         ASSERT_NE(back, theirs.end());
         ASSERT_EQ(back->send.size(), m.recv.size());
         for (std::size_t i = 0; i < m.recv.size(); ++i)
