@@ -98,16 +98,7 @@ int neighbor_alltoall(Operation which, const Blocks& send, const Blocks& recv, M
     }
     path = slot->blocked;
   }
-  if (counting()) {
-    std::size_t bytes = 0;
-    int in = 0, out = 0, weighted = 0, kind = MPI_UNDEFINED;
-    if (PMPI_Topo_test(comm, &kind) == MPI_SUCCESS && kind == MPI_DIST_GRAPH)
-      PMPI_Dist_graph_neighbors_count(comm, &in, &out, &weighted);
-    else if (kind == MPI_CART && PMPI_Cartdim_get(comm, &out) == MPI_SUCCESS)
-      out *= 2;
-    for (int i = 0; i < out; ++i) bytes += bytes_of(send.type, send.count_of(i));
-    count_bytes(which, path, bytes);
-  }
+  if (counting()) count_bytes(which, path, NeighborExchange::send_bytes(comm, send));
   if (path != Path::hympi) return fall_through(send, recv, comm);
   return run(comm, [&] {
     if (!slot->exchange)

@@ -97,6 +97,15 @@ Path NeighborExchange::eligible(MPI_Comm comm, const Blocks& send, const Blocks&
   return !ok[0] ? Path::topology : !ok[1] ? Path::size : Path::hympi;
 }
 
+std::size_t NeighborExchange::send_bytes(MPI_Comm comm, const Blocks& send) {
+  bool topology = false;
+  const std::size_t out = neighbors_of(comm, topology).destinations.size();
+  const TypeLayout st = layout_of(send.type);
+  std::size_t bytes = 0;
+  for (std::size_t i = 0; i < out; ++i) bytes += block_bytes(send, int(i), st);
+  return bytes;
+}
+
 NeighborExchange::NeighborExchange(Context& context, MPI_Comm comm, const Blocks& send, const Blocks& recv,
                                    std::size_t max_bytes)
     : comm_(comm) {

@@ -49,6 +49,8 @@ class NeighborExchange {
   /// rank can be served and no message of this call is above `max_bytes`, else why not
   /// (for good: Path::topology or Path::size).
   static Path eligible(MPI_Comm comm, const Blocks& send, const Blocks& recv, std::size_t max_bytes);
+  /// The bytes of this rank's send blocks in all, one per out-neighbour (the report's size).
+  static std::size_t send_bytes(MPI_Comm comm, const Blocks& send);
   /// Collective over comm (after eligible): the Halo, with slots sized by this call's
   /// counts (at most `max_bytes` each); throws hympi::Error on every rank where the
   /// counts of two neighbours disagree.
