@@ -39,6 +39,27 @@ std::vector<PetscSFNode> remote_roots(const AppData& data) {
   return roots;
 }
 
+/// Ghosts as leaves, in the order of the pattern's neighbours.
+std::vector<PetscInt> leaves_of(const Pattern& pattern) {
+  std::vector<PetscInt> leaves;
+  for (const NeighborLists& n : pattern.neighbors()) leaves.insert(leaves.end(), n.recv.begin(), n.recv.end());
+  return leaves;
+}
+
+/// Collective: an SF on the pattern's graph; `type` null: from PETSc's options.
+PetscSF make_sf(const Pattern& pattern, const std::vector<PetscInt>& leaves, const std::vector<PetscSFNode>& roots,
+                PetscSFType type) {
+  PetscSF sf = nullptr;
+  check(PetscSFCreate(pattern.context().topology().world(), &sf), "PetscSFCreate");
+  // PETSc 3.18 takes non-const arrays; PETSC_COPY_VALUES only reads them.
+  check(PetscSFSetGraph(sf, pattern.local_points(), PetscInt(leaves.size()), const_cast<PetscInt*>(leaves.data()),
+                        PETSC_COPY_VALUES, const_cast<PetscSFNode*>(roots.data()), PETSC_COPY_VALUES),
+        "PetscSFSetGraph");
+  check(type ? PetscSFSetType(sf, type) : PetscSFSetFromOptions(sf), "PetscSFSetType");
+  check(PetscSFSetUp(sf), "PetscSFSetUp");
+  return sf;
+}
+
 }  // namespace
 
 PetscScope::PetscScope() {
@@ -54,22 +75,22 @@ std::string PetscScope::describe() const {
          std::to_string(PETSC_VERSION_SUBMINOR) + " PetscSF type " + type;
 }
 
+std::optional<std::function<void()>> petsc_sf_setup(const AppData& data) {
+  const Pattern& pattern = data.pattern();
+  if (pattern.type() != Datatype::float64) return std::nullopt;
+  return [&pattern, leaves = leaves_of(pattern), roots = remote_roots(data)] {
+    PetscSF sf = make_sf(pattern, leaves, roots, PETSCSFBASIC);
+    PetscSFDestroy(&sf);
+  };
+}
+
 std::optional<AppData::Exchange> petsc_exchange(const AppData& data) {
   const Pattern& pattern = data.pattern();
   if (pattern.type() != Datatype::float64) return std::nullopt;
-  const MPI_Comm comm = pattern.context().topology().world();
-  std::vector<PetscSFNode> roots = remote_roots(data);
-  std::vector<PetscInt> leaves;
-  for (const NeighborLists& n : pattern.neighbors()) leaves.insert(leaves.end(), n.recv.begin(), n.recv.end());
   auto forest = std::make_shared<Forest>();
   MPI_Type_contiguous(pattern.chunk(), MPIU_SCALAR, &forest->unit);
   MPI_Type_commit(&forest->unit);
-  check(PetscSFCreate(comm, &forest->sf), "PetscSFCreate");
-  check(PetscSFSetGraph(forest->sf, pattern.local_points(), PetscInt(leaves.size()), leaves.data(), PETSC_COPY_VALUES,
-                        roots.data(), PETSC_COPY_VALUES),
-        "PetscSFSetGraph");
-  check(PetscSFSetFromOptions(forest->sf), "PetscSFSetFromOptions");
-  check(PetscSFSetUp(forest->sf), "PetscSFSetUp");
+  forest->sf = make_sf(pattern, leaves_of(pattern), remote_roots(data), nullptr);
   return [forest](double* x, std::uint32_t) {
     // Roots (points sent) and leaves (ghosts) are disjoint: one array serves both.
     PetscSFBcastBegin(forest->sf, forest->unit, x, x, MPI_REPLACE);
@@ -87,6 +108,7 @@ PetscScope::PetscScope() = default;
 PetscScope::~PetscScope() = default;
 std::string PetscScope::describe() const { return {}; }
 std::optional<AppData::Exchange> petsc_exchange(const AppData&) { return std::nullopt; }
+std::optional<std::function<void()>> petsc_sf_setup(const AppData&) { return std::nullopt; }
 
 }  // namespace hympi::bench
 

@@ -8,6 +8,7 @@
 // another MPI) everything here is a no-op: no contender, no initialization.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -32,5 +33,10 @@ class PetscScope {
 /// when hympi-bench was built without PETSc or the pattern holds another type. The
 /// exchange owns its SF.
 std::optional<AppData::Exchange> petsc_exchange(const AppData& data);
+
+/// Collective when called: a PetscSF of type basic on data's pattern made (PetscSFCreate,
+/// SetGraph, SetUp) and destroyed, the set-up a PETSc code pays per scatter; nothing
+/// without PETSc or for another type than double.
+std::optional<std::function<void()>> petsc_sf_setup(const AppData& data);
 
 }  // namespace hympi::bench

@@ -7,6 +7,7 @@
 
 #include "halo.hpp"
 #include "hympi/halo.hpp"
+#include "petsc_peer.hpp"
 
 namespace hympi::bench {
 namespace {
@@ -41,12 +42,19 @@ nlohmann::json bench_setup(Context& ctx, const Method& method) {
   const MPI_Comm world = ctx.topology().world();
   nlohmann::json records = nlohmann::json::array();
 
+  // The same ranks in reverse order: a group no live Context has (MPI_SIMILAR, not
+  // congruent), so each Context on it makes its own engine; on `world` it joins ctx's.
+  MPI_Comm reversed;
+  MPI_Comm_split(world, 0, ctx.topology().world_size() - ctx.topology().world_rank(), &reversed);
   std::vector<Contender> contexts{
-      {"context", [&] { Context c(world, ctx.options()); }},
+      {"context_first", [&] { Context c(reversed, ctx.options()); }},
+      {"context_beside", [&] { Context c(world, ctx.options()); }},
       {"mpi_dup_split", [&] { mpi_context(world); }},
   };
   records.push_back(report("setup-context", 0, contexts, measure(ctx, contexts, m), m,
-                           "create + free; reference: MPI_Comm_dup + MPI_Comm_split_type"));
+                           "create + free; first: on a group with no live Context; beside: on a duplicate of a "
+                           "live one's communicator (shares its engine); reference: MPI_Comm_dup + MPI_Comm_split_type"));
+  MPI_Comm_free(&reversed);
 
   const std::size_t bytes = 8 * sizeof(double);
   Pattern pattern = ring_pattern(ctx, bytes, false);
@@ -55,9 +63,16 @@ nlohmann::json bench_setup(Context& ctx, const Method& method) {
     if (s != Strategy::automatic)  // it times the others at set-up: their sum and more
       halos.push_back({name_of(s), [&, s] { Halo h(pattern, s); }});
   halos.push_back({"pattern", [&] { ring_pattern(ctx, bytes, false); }});
+  const std::size_t hympi_count = halos.size();
+  const AppData data(pattern, {});  // what each rank's neighbours send it: PETSc's roots
+  const auto sf = petsc_sf_setup(data);
+  if (sf) halos.push_back({"petsc_sf_basic", *sf});
   halos.push_back({"mpi_dist_graph", [&] { mpi_graph(world, pattern); }});
-  records.push_back(report("setup-halo", bytes, halos, measure(ctx, halos, m), m,
-                           "create + free, ring; reference: MPI_Dist_graph_create_adjacent"));
+  const auto samples = measure(ctx, halos, m);
+  records.push_back(report("setup-halo", bytes, halos, samples, m,
+                           "create + free, ring; references: MPI_Dist_graph_create_adjacent, and PETSc's "
+                           "PetscSFCreate + SetGraph + SetUp of type basic where hympi-bench has PETSc"));
+  if (sf) report_peer_ratios(records.back(), halos, samples, hympi_count, {hympi_count});
   return records;
 }
 

@@ -34,7 +34,7 @@ fi
 # Python: mpi4py). The sanitizer tree (Open MPI 4.1, ASan + UBSan) runs core. Trees that
 # run core only build no benchmark, mesh tool or application they do not test. --all runs
 # and builds everything in every tree.
-core='^(misuse|bad_input|finalize|watchdog|killed|c|topology|window|visibility|node_shared|collectives|halo|grid|pmpi)\..*np[1-4]($|\.)'
+core='^(misuse|bad_input|finalize|watchdog|killed|c|topology|window|visibility|node_shared|collectives|contexts|halo|grid|pmpi)\..*np[1-4]($|\.)'
 bindings='^(fortran|python|examples|package)\.'
 trimmed='^halo\.np[78]\.node[14]$'  # --all runs them
 declare -A selection=(

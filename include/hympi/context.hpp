@@ -11,6 +11,13 @@
 // must be made in the same order with the same arguments (checked: a mismatch throws
 // hympi::Error on every rank), and need no synchronization between consecutive calls.
 //
+// Cost: Contexts on congruent communicators (the same communicator again, or duplicates
+// of it) with the same options share one engine (communicators, shared memory, protocols):
+// the first costs milliseconds, each further one one MPI_Allgather and holds no MPI
+// resource of its own. Their collectives must come in the same order on every rank, as
+// MPI requires of collectives on different communicators (a rank in another Context's
+// call is an error on every rank). hympi is called from one thread at a time per process.
+//
 // Lifetime: construction and destruction are collective. A Context (or Pattern's Halo,
 // CartesianGrid, SharedWindow, Topology) still alive at MPI_Finalize is released inside
 // MPI_Finalize, newest first; its destructor afterwards makes no MPI call. So

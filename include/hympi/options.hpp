@@ -65,6 +65,7 @@ struct Options {
   /// Defaults overridden by the HYMPI_* environment variables; a malformed value throws
   /// hympi::Error naming the variable and what it accepts.
   static Options from_env();
+  bool operator==(const Options&) const = default;
 };
 
 const char* name_of(WaitPolicy policy);

@@ -74,6 +74,8 @@ class CallBoard {
   [[noreturn]] void fail(LeaderStep step);
   /// The number of the call posted last: the same on every rank for the same call.
   uint64_t calls() const { return calls_; }
+  /// After a failed call beside a counter barrier: every later call throws.
+  bool broken() const { return broken_; }
 
  private:
   int self_;

@@ -6,7 +6,9 @@
 namespace hympi::core {
 
 void CallDesc::to_words(uint64_t* words) const {
-  words[0] = uint64_t(kind) | uint64_t(type) << 8 | uint64_t(op) << 16 | uint64_t(root + 1) << 24;
+  // kind, type, op: 8 bits each; root: 32 (any int); context: 8.
+  words[0] = uint64_t(kind) | uint64_t(type) << 8 | uint64_t(op) << 16 | uint64_t(uint32_t(int32_t(root))) << 24 |
+             uint64_t(context) << 56;
   words[1] = count;
 }
 
@@ -15,7 +17,8 @@ CallDesc CallDesc::from_words(const uint64_t* words) {
   d.kind = CallKind(words[0] & 0xff);
   d.type = Datatype((words[0] >> 8) & 0xff);
   d.op = Op((words[0] >> 16) & 0xff);
-  d.root = (int64_t(words[0]) >> 24) - 1;  // arithmetic shift: any int root round-trips
+  d.root = int32_t(uint32_t(words[0] >> 24));
+  d.context = uint8_t(words[0] >> 56);
   d.count = words[1];
   return d;
 }
@@ -83,6 +86,15 @@ std::string Status::message() const {
     return "hympi: " + a.describe() + " refused: the collectives of the node led by rank " + std::to_string(rank_a) +
            " stopped half way at an earlier mismatch between a counter barrier and another collective. "
            "That Context cannot be used any more: create a new Context.";
+  CallDesc a_as_b = a;  // the same call but for the Context it was made on?
+  a_as_b.context = b.context;
+  if (code == kMismatch && a.context != b.context && a_as_b == b)
+    return "hympi: ranks called collectives of different Contexts: rank " + std::to_string(rank_a) + " called " +
+           a.describe() + " on Context #" + std::to_string(a.context) + " but rank " + std::to_string(rank_b) +
+           " called " + b.describe() + " on Context #" + std::to_string(b.context) +
+           " (numbered in the order they were made on communicators of this group, mod 256). Contexts on "
+           "communicators with the same group share one engine: call their collectives in the same order on "
+           "every rank, as MPI requires of collectives on different communicators.";
   return "hympi: ranks called a collective with different arguments: rank " +
          std::to_string(rank_a) + " called " + a.describe() + " but rank " +
          std::to_string(rank_b) + " called " + b.describe() +

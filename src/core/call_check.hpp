@@ -25,6 +25,9 @@ struct CallDesc {
   Op op{};
   int64_t root = -1;  // world rank, -1 when the operation has none
   uint64_t count = 0;
+  // The calling Context's number among those sharing its engine, mod 256
+  // (mpi/coll/context_engine.hpp): calls of two Contexts never pair up.
+  uint8_t context = 0;
 
   static constexpr int kWords = 2;
   void to_words(uint64_t* words) const;

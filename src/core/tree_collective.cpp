@@ -68,7 +68,7 @@ void TreeCollective<Orders>::allreduce(const void* in, void* out, std::size_t co
                                        Datatype type, Op op, LeaderStep step, const Status& own) {
   Work work{UpData::reduce, DownData::everyone, static_cast<const std::byte*>(in),
             static_cast<std::byte*>(out), count, type, op, -1, own};
-  run_chunked(CallDesc{CallKind::allreduce, type, op, -1, count}, work, step);
+  run_chunked(CallDesc{CallKind::allreduce, type, op, -1, count, caller_}, work, step);
 }
 
 template <class Orders>
@@ -78,7 +78,7 @@ void TreeCollective<Orders>::reduce(const void* in, void* out, std::size_t count
   Work work{UpData::reduce, DownData::towards_root, static_cast<const std::byte*>(in),
             self_ == node_root ? static_cast<std::byte*>(out) : nullptr, count, type, op,
             node_root, own};
-  run_chunked(CallDesc{CallKind::reduce, type, op, world_root, count}, work, step);
+  run_chunked(CallDesc{CallKind::reduce, type, op, world_root, count, caller_}, work, step);
 }
 
 template <class Orders>
@@ -89,7 +89,7 @@ void TreeCollective<Orders>::bcast(void* data, std::size_t count, Datatype type,
   Work work{UpData::forward_root, DownData::everyone,
             source ? static_cast<const std::byte*>(data) : nullptr,
             source ? nullptr : static_cast<std::byte*>(data), count, type, Op::sum, node_root, own};
-  run_chunked(CallDesc{CallKind::bcast, type, Op::sum, world_root, count}, work, step);
+  run_chunked(CallDesc{CallKind::bcast, type, Op::sum, world_root, count, caller_}, work, step);
 }
 
 template <class Orders>

@@ -177,6 +177,8 @@ class TreeCollective {
 
   /// The counter of this object's sweeps, for a BoardBarrier on the same blocks.
   SweepCounter& sweeps() { return sweeps_; }
+  /// The calls that follow carry `number` in their descriptors (CallDesc::context).
+  void set_caller(uint8_t number) { caller_ = number; }
 
  private:
   enum class UpData { none, reduce, forward_root };
@@ -240,6 +242,7 @@ class TreeCollective {
   SweepCounter sweeps_;
   CallBoard<Orders>* board_;
   LeaderStep call_step_;              // the current call's, for the board's failure
+  uint8_t caller_ = 0;                // CallDesc::context of the calls made now
   const Call barrier_call_{CallDesc{CallKind::barrier, Datatype::float64, Op::sum, -1, 0}};
   WaitConfig wait_;
   std::vector<int> world_ranks_;

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // hympi's collectives against the MPI library's on the same data, at any rank count,
 // with real or emulated nodes; then long runs of consecutive calls with changing data
-// and random delays; then the mismatch errors.
+// and random delays; then the mismatch errors; then Contexts sharing one engine.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -12,12 +13,14 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <random>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "hympi/context.hpp"
+#include "mpi/coll/context_access.hpp"
 #include "mpi/support/mpi_types.hpp"
 #include "test_util.hpp"
 
@@ -272,4 +275,96 @@ TEST(Collectives, MismatchedArgumentsThrowOnEveryRank) {
     // Still in step afterwards.
     EXPECT_EQ(ctx.allreduce(1, Op::sum), n) << c.name;
   }
+}
+
+namespace {
+
+/// The engine a Context runs on (its shared arena), to tell a shared one from its own.
+const void* engine_of(hympi::Context& c) { return &hympi::detail::ContextAccess::arena(c); }
+
+/// An allreduce whose result names the Context and its communicator: rank r gives
+/// r * 7 + salt, so a call served by another Context's data would show.
+void expect_sum(hympi::Context& c, int64_t salt, const std::string& what) {
+  const int64_t n = c.topology().world_size(), r = c.topology().world_rank();
+  ASSERT_EQ(c.allreduce(r * 7 + salt, Op::sum), 7 * n * (n - 1) / 2 + n * salt) << what;
+}
+
+}  // namespace
+
+/// Contexts on congruent communicators (the same one again, duplicates) with the same
+/// options share one engine: thousands alive at once, each computing right, freed in a
+/// shuffled order (the same on every rank) with new ones made in between.
+/// HYMPI_TEST_CONTEXTS: how many (default 100; 2,000 in contexts.thousands.*).
+TEST(ContextSharing, ThousandsOnDuplicatesEachRight) {
+  const std::size_t count = std::size_t(env_long("HYMPI_TEST_CONTEXTS", 100));
+  std::vector<MPI_Comm> comms(20, MPI_COMM_WORLD);  // comms[0]: MPI_COMM_WORLD itself
+  for (std::size_t d = 1; d < comms.size(); ++d) MPI_Comm_dup(MPI_COMM_WORLD, &comms[d]);
+  std::vector<std::unique_ptr<hympi::Context>> contexts;
+  for (std::size_t i = 0; i < count; ++i) {
+    contexts.push_back(std::make_unique<hympi::Context>(comms[i % comms.size()]));
+    ASSERT_EQ(engine_of(*contexts[i]), engine_of(*contexts[0])) << "Context " << i << " has an engine of its own";
+  }
+  for (std::size_t i = 0; i < count; ++i) expect_sum(*contexts[i], int64_t(i), "Context " + std::to_string(i));
+  std::vector<std::size_t> order(count);
+  for (std::size_t i = 0; i < count; ++i) order[i] = i;
+  std::shuffle(order.begin(), order.end(), std::mt19937(5));
+  for (std::size_t k = 0; k < count; ++k) {
+    contexts[order[k]].reset();
+    if (k % 50 == 0) {  // a new one beside the survivors, and a survivor still right
+      contexts.push_back(std::make_unique<hympi::Context>(comms[k % comms.size()]));
+      expect_sum(*contexts.back(), -int64_t(k), "a Context made after " + std::to_string(k) + " were freed");
+      if (k + 1 < count) expect_sum(*contexts[order[k + 1]], 3, "survivor " + std::to_string(order[k + 1]));
+    }
+  }
+  contexts.clear();
+  for (std::size_t d = 1; d < comms.size(); ++d) MPI_Comm_free(&comms[d]);
+}
+
+/// Another group (a split, the same ranks in another order) or other options (on every
+/// rank, or on one rank only: the wait settings may differ per rank) get an engine of
+/// their own, on every rank; each computes right beside the others.
+TEST(ContextSharing, OtherGroupOrOptionsGetTheirOwnEngine) {
+  const int me = world_rank(), n = world_size();
+  hympi::Context a(MPI_COMM_WORLD);
+  hympi::Options other = hympi::Options::from_env();
+  other.tree_arity = other.tree_arity == 2 ? 3 : 2;
+  hympi::Context b(MPI_COMM_WORLD, other);
+  hympi::Options one_rank = hympi::Options::from_env();
+  if (me == 0) one_rank.timeout_s += 1;
+  hympi::Context c(MPI_COMM_WORLD, one_rank);
+  MPI_Comm half, reversed;
+  MPI_Comm_split(MPI_COMM_WORLD, me % 2, me, &half);
+  MPI_Comm_split(MPI_COMM_WORLD, 0, n - me, &reversed);
+  hympi::Context d(half), e(reversed);
+  EXPECT_NE(engine_of(b), engine_of(a)) << "other options on every rank";
+  EXPECT_NE(engine_of(c), engine_of(a)) << "other options on rank 0";
+  if (n > 1) {
+    EXPECT_NE(engine_of(d), engine_of(a)) << "half of the ranks";
+    EXPECT_NE(engine_of(e), engine_of(a)) << "the ranks in reverse order";
+  }
+  for (int round = 0; round < 3; ++round)
+    for (hympi::Context* x : {&a, &b, &c, &d, &e}) expect_sum(*x, round, "round " + std::to_string(round));
+  MPI_Comm_free(&half);
+  MPI_Comm_free(&reversed);
+}
+
+/// Ranks in collectives of two Contexts of one engine (erroneous in MPI: collectives on
+/// two communicators in different orders) fail on every rank with a message naming both;
+/// both Contexts go on.
+TEST(ContextSharing, RanksInDifferentContextsFailOnEveryRank) {
+  const int me = world_rank(), n = world_size();
+  if (n < 2) GTEST_SKIP() << "needs two ranks";
+  MPI_Comm dup;
+  MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+  {
+    hympi::Context a(MPI_COMM_WORLD), b(dup);
+    ASSERT_EQ(engine_of(a), engine_of(b));
+    for (int odd : {0, n - 1}) {
+      hympi::test::expect_error_on_every_rank([&] { (me == odd ? b : a).allreduce(1.0, Op::sum); },
+                                              "hympi: ranks called collectives of different Contexts: rank ");
+      expect_sum(a, odd, "a after the mismatch");
+      expect_sum(b, -odd, "b after the mismatch");
+    }
+  }
+  MPI_Comm_free(&dup);
 }

@@ -556,7 +556,8 @@ TEST(HaloResources, ThousandsAliveEachUpdating) {
     if (peer != me && (lists.empty() || lists[0].rank != peer)) lists.push_back({peer, {0, 1}, {}});
   for (std::size_t i = 0; i < lists.size(); ++i) lists[i].recv = {4 + 2 * int(i), 5 + 2 * int(i)};
   hympi::Pattern pattern = hympi::Pattern::from_lists(context(), 8, lists);
-  const std::size_t count = 3000;  // even: halos[h] and halos[count - 1 - h] are two
+  // HYMPI_TEST_HALOS: how many (even: halos[h] and halos[count - 1 - h] are two)
+  const std::size_t count = std::size_t(env_long("HYMPI_TEST_HALOS", 3000)) / 2 * 2;
   for (int round = 0; round < 2; ++round) {
     std::vector<std::unique_ptr<hympi::Halo>> halos;
     for (std::size_t h = 0; h < count; ++h)
@@ -578,6 +579,45 @@ TEST(HaloResources, ThousandsAliveEachUpdating) {
         }
     }
   }
+}
+
+/// Halos of two Contexts on duplicates of one communicator (one shared engine: the same
+/// arena and tag blocks) in flight together, each receiving its own data.
+TEST(HaloResources, ContextsOnDuplicatesInFlightTogether) {
+  const int me = world_rank(), size = world_size();
+  MPI_Comm dup;
+  MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+  {
+    hympi::Context other(dup);
+    std::vector<hympi::NeighborLists> lists;
+    for (int peer : {(me + 1) % size, (me + size - 1) % size})
+      if (peer != me && (lists.empty() || lists[0].rank != peer)) lists.push_back({peer, {0, 1}, {}});
+    for (std::size_t i = 0; i < lists.size(); ++i) lists[i].recv = {4 + 2 * int(i), 5 + 2 * int(i)};
+    hympi::Pattern pa = hympi::Pattern::from_lists(context(), 8, lists);
+    hympi::Pattern pb = hympi::Pattern::from_lists(other, 8, lists);
+    for (Strategy s : {Strategy::shm, Strategy::aggregated, Strategy::flat_mpi}) {
+      hympi::Halo a(pa, s), b(pb, s);
+      for (int call = 0; call < 20; ++call) {
+        std::vector<double> v(8), w(8);
+        for (int i = 0; i < 4; ++i) v[std::size_t(i)] = me * 100 + i + call, w[std::size_t(i)] = -v[std::size_t(i)];
+        a.begin(v.data());
+        b.begin(w.data());
+        if (call % 2) {  // ended in either order
+          b.end(w.data());
+          a.end(v.data());
+        } else {
+          a.end(v.data());
+          b.end(w.data());
+        }
+        for (const hympi::NeighborLists& n : lists)
+          for (int k = 0; k < 2; ++k) {
+            ASSERT_EQ(v[std::size_t(n.recv[std::size_t(k)])], n.rank * 100 + k + call) << name_of(s);
+            ASSERT_EQ(w[std::size_t(n.recv[std::size_t(k)])], -(n.rank * 100 + k + call)) << name_of(s);
+          }
+      }
+    }
+  }
+  MPI_Comm_free(&dup);
 }
 
 TEST(HaloStats, OneMessagePerNodePairWhenAggregated) {

@@ -26,6 +26,41 @@ namespace {
 /// Non-zero: operator new throws std::bad_alloc for this many bytes or more (below).
 std::size_t refuse_new_from = 0;
 
+/// MPI refusing a communicator (MPICH: 2,046 ids per process; Open MPI 4.1: 65,532),
+/// exhausted by the test's own duplicates first: a new Context fails on every rank with a
+/// hympi::Error naming the refusal and what hympi holds, not an MPI abort; once some are
+/// freed, the next Context works. Its own ctest entries (misuse.comms_exhausted.*).
+TEST(MisuseResources, CommunicatorsExhaustedIsAnErrorOnEveryRank) {
+  MPI_Comm reversed;  // a group no Context has yet: a Context on it needs communicators
+  MPI_Comm_split(MPI_COMM_WORLD, 0, world_size() - world_rank(), &reversed);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  std::vector<MPI_Comm> taken;
+  constexpr std::size_t kEnough = 200000;
+  for (MPI_Comm c; taken.size() < kEnough && MPI_Comm_dup(MPI_COMM_WORLD, &c) == MPI_SUCCESS;) taken.push_back(c);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  const bool refused = taken.size() < kEnough;
+  if (refused) {
+    std::string message;
+    try {
+      Context c(reversed);
+    } catch (const Error& e) {
+      message = e.what();
+    }
+    EXPECT_NE(message.find("hympi: MPI_Comm_dup failed: "), std::string::npos) << message;
+    EXPECT_NE(message.find(" communicators in this process for "), std::string::npos) << message;
+    int mine = message.empty(), any = 0;  // every rank, not only this one
+    MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    EXPECT_EQ(any, 0) << "some rank made the Context";
+    for (int k = 0; k < 8; ++k) MPI_Comm_free(&taken[taken.size() - 1 - std::size_t(k)]);
+    taken.resize(taken.size() - 8);
+    Context c(reversed);
+    EXPECT_EQ(c.allreduce(1.0, Op::sum), double(world_size()));
+  }
+  for (MPI_Comm& c : taken) MPI_Comm_free(&c);
+  MPI_Comm_free(&reversed);
+  if (!refused) GTEST_SKIP() << "this MPI gave " << kEnough << " communicators without refusing one";
+}
+
 }  // namespace
 }  // namespace hympi::test
 
@@ -351,7 +386,7 @@ TEST(Misuse, BarrierAgainstAllreduceUnderEveryBarrier) {
 /// the CallBoard (counter or dissemination) on one rank of the first node (its leader, then rank 1) against an allreduce on the
 /// others: no channel joins the two protocols, so the node's CallBoard finds it. The same
 /// error on every rank, also on other nodes; after a counter barrier that Context then
-/// refuses every call (on every rank) and a new one works, after a dissemination barrier
+/// refuses every call (on every rank) and a new one works (also beside it), after a dissemination barrier
 /// (the default) the same Context goes on.
 TEST(Misuse, BoardBarrierAgainstAllreduceInsideANode) {
   if (world_size() < 2) GTEST_SKIP() << "needs two ranks";
@@ -378,6 +413,9 @@ TEST(Misuse, BoardBarrierAgainstAllreduceInsideANode) {
       } else {
         expect_error_on_every_rank([&] { c.allreduce(1.0, Op::sum); },
                                    "That Context cannot be used any more: create a new Context.");
+        Context beside(MPI_COMM_WORLD, o);  // the same options, made while `c` is broken: not its engine
+        beside.barrier();
+        EXPECT_EQ(beside.allreduce(1.0, Op::sum), double(world_size()));
       }
     }
   Options o = Options::from_env();

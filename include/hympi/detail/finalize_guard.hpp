@@ -33,6 +33,9 @@ class FinalizeGuard {
   /// MPI_Finalize has begun releasing the guarded objects (only ever set when some object
   /// was guarded): no hympi object may be used any more. One atomic load.
   static bool finalizing() noexcept;
+
+ private:
+  unsigned long long number_;  // its place in the registry: made later, released earlier
 };
 
 }  // namespace hympi::detail

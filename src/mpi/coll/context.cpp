@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The Context: topology, arena, intranode engine, and the internode part of each
-// collective as a leader step (Algorithms 9 and 10 of Quaranta & Maddegedara (2021)): the
+// The Context: its collectives on the engine it shares with Contexts on congruent
+// communicators (context_engine.hpp), and the internode part of each collective as a
+// leader step (Algorithms 9 and 10 of Quaranta & Maddegedara (2021)): the
 // node's tree root runs it between the up and the down sweep, with MPI among node leaders.
 #include "hympi/context.hpp"
 
@@ -15,16 +16,10 @@
 #include <vector>
 
 #include "core/messages.hpp"
-#include "core/name_table.hpp"
 #include "core/wait.hpp"
 #include "hympi/detail/finalize_guard.hpp"
 #include "mpi/coll/context_access.hpp"
-#include "mpi/coll/core_config.hpp"
-#include "mpi/coll/leader_agreement.hpp"
-#include "mpi/coll/leader_check.hpp"
-#include "mpi/coll/leader_comm.hpp"
-#include "mpi/coll/node_collectives.hpp"
-#include "mpi/support/mpi_check.hpp"
+#include "mpi/coll/context_engine.hpp"
 #include "mpi/support/mpi_types.hpp"
 #include "mpi/support/setup_agreement.hpp"
 
@@ -48,31 +43,6 @@ void abort_job(const std::string& message) {
   std::abort();  // from the helper thread: the launcher ends the other ranks
 }
 
-/// `options`, once the MPI library is known to have MPI-3 shared-memory windows and every
-/// rank of `comm` has the same options where they must agree (an environment variable set
-/// on one host only, say). The wait policy and the watchdog may differ per rank.
-Options agreed(MPI_Comm comm, const Options& options) {
-  int version = 0, subversion = 0;
-  MPI_Get_version(&version, &subversion);
-  if (version < 3)
-    throw Error("hympi: the MPI library reports version " + std::to_string(version) + "." +
-                std::to_string(subversion) +
-                "; hympi needs MPI-3 shared-memory windows (Open MPI >= 1.8, MPICH >= 3.0)");
-  const Options& o = options;
-  mpi::agree_on_setup(
-      comm, "Context",
-      {{"HYMPI_NODE_SIZE", o.node_size},
-       {"HYMPI_TREE", int64_t(o.tree) << 32 | o.tree_arity,
-        [](int64_t v) { return v >> 32 ? std::string("binomial") : "kary:" + std::to_string(v & 0xffffffff); }},
-       {"HYMPI_TOPO_AWARE", o.topology_aware},
-       {"HYMPI_BARRIER", int64_t(o.barrier), &core::show_name<BarrierAlgorithm>},
-       {"HYMPI_ORDERS", int64_t(o.orders), &core::show_name<MemoryOrders>},
-       {"HYMPI_COLL_BUFFER", int64_t(o.collective_buffer_bytes)},
-       {"HYMPI_VERIFY", o.verify},
-       {"HYMPI_SINGLE_COPY", int64_t(o.single_copy_bytes)}});
-  return options;
-}
-
 /// Options::from_env() on this rank; when a variable is malformed here, this rank takes
 /// part in the Context's set-up agreement as a refusal, so every rank throws, not this one
 /// alone (the others would wait in the agreement).
@@ -88,25 +58,28 @@ Options options_from_env(MPI_Comm comm) {
 }  // namespace
 
 struct Context::Impl {
-  Options options;
-  Topology topology;
-  mpi::SharedArena arena;       // the node collectives' regions, and the Halos'
-  mpi::TagBlocks halo_channels;  // the Halos' messages (after the topology: freed before it)
-  std::unique_ptr<mpi::NodeCollectives> node;
-  mpi::LeaderComm leaders;
-  mpi::LeaderCheck leader_check;
+  std::shared_ptr<mpi::ContextEngine> engine;  // shared with Contexts on congruent communicators
+  const uint8_t number;                        // this Context's among them (CallDesc::context)
+  const Options& options;
+  Topology& topology;
+  mpi::LeaderComm& leaders;
   detail::FinalizeGuard guard;  // last: destroyed first
 
-  Impl(MPI_Comm comm, Options o, std::function<void()> release)
-      : options(agreed(comm, o)),
-        topology(comm, o.node_size),
-        arena(topology.node()),
-        halo_channels(topology.world()),
-        leaders(topology, mpi::wait_config(options, topology)),
+  Impl(MPI_Comm comm, const Options& o, std::function<void()> release)
+      : engine(mpi::ContextEngine::join_or_make(comm, o)),
+        number(engine->number_next()),
+        options(engine->options),
+        topology(engine->topology),
+        leaders(engine->leaders),
         guard(std::move(release)) {
     g_mpi_thread = std::this_thread::get_id();
     core::set_watchdog_handler(&abort_job);
-    node = mpi::make_node_collectives(topology, options, arena);
+  }
+
+  /// The intranode engine, for a call of this Context.
+  mpi::NodeCollectives& node() {
+    engine->node->set_caller(number);
+    return *engine->node;
   }
 
   /// The leader step of a call, or none when the whole job is one node.
@@ -119,7 +92,7 @@ struct Context::Impl {
   /// allreduce pass its data: returns true when they were reduced with the check.
   bool agree(const core::CallDesc& desc, core::Status& status, std::byte* data = nullptr,
              std::size_t count = 0) {
-    return options.verify && leader_check.run(leaders, desc, status, data, count);
+    return options.verify && engine->leader_check.run(leaders, desc, status, data, count);
   }
 
   /// Where a rooted call's root is: its node rank if it is on my node (else -1), the
@@ -171,8 +144,8 @@ struct Context::Impl {
 core::WaitConfig detail::ContextAccess::wait(const Context& context) {
   return context.impl_->leaders.wait();
 }
-mpi::SharedArena& detail::ContextAccess::arena(Context& context) { return context.impl_->arena; }
-mpi::TagBlocks& detail::ContextAccess::tag_blocks(Context& context) { return context.impl_->halo_channels; }
+mpi::SharedArena& detail::ContextAccess::arena(Context& context) { return context.impl_->engine->arena; }
+mpi::TagBlocks& detail::ContextAccess::tag_blocks(Context& context) { return context.impl_->engine->halo_channels; }
 
 Context::Context(MPI_Comm comm) : Context(comm, options_from_env(comm)) {}
 Context::Context(MPI_Comm comm, Options options)
@@ -184,7 +157,7 @@ const Options& Context::options() const { return impl_->options; }
 
 void Context::barrier() {
   Impl& im = *impl_;
-  core::CallDesc desc{core::CallKind::barrier, Datatype::float64, Op::sum, -1, 0};
+  core::CallDesc desc{core::CallKind::barrier, Datatype::float64, Op::sum, -1, 0, im.number};
   auto step = [&](std::byte*, std::size_t, core::Status& status) {
     // The leaders' argument check is itself an allreduce: it synchronizes the leaders.
     if (im.options.verify) return (void)im.agree(desc, status);
@@ -194,12 +167,12 @@ void Context::barrier() {
         "barrier among node leaders (MPI_Barrier)", [&] { return MPI_Barrier(comm); },
         [&](MPI_Request* r) { return MPI_Ibarrier(comm, r); });
   };
-  im.node->barrier(im.step_if_internode(step));
+  im.node().barrier(im.step_if_internode(step));
 }
 
 void Context::allreduce(const void* in, void* out, std::size_t count, Datatype type, Op op) {
   Impl& im = *impl_;
-  core::CallDesc desc{core::CallKind::allreduce, type, op, -1, count};
+  core::CallDesc desc{core::CallKind::allreduce, type, op, -1, count, im.number};
   auto step = [&](std::byte* buffer, std::size_t n, core::Status& status) {
     im.unless_unchecked(status);
     if (im.agree(desc, status, buffer, n) || status.failed() || n == 0) return;
@@ -211,13 +184,13 @@ void Context::allreduce(const void* in, void* out, std::size_t count, Datatype t
           return MPI_Iallreduce(MPI_IN_PLACE, buffer, int(n), mpi_type(type), mpi_op(op), comm, r);
         });
   };
-  im.node->allreduce(in, out, count, type, op, im.step_if_internode(step),
+  im.node().allreduce(in, out, count, type, op, im.step_if_internode(step),
                      im.own_failure(desc, {{in, core::Argument::in}, {out, core::Argument::out}}));
 }
 
 void Context::reduce(const void* in, void* out, std::size_t count, Datatype type, Op op, int root) {
   Impl& im = *impl_;
-  core::CallDesc desc{core::CallKind::reduce, type, op, root, count};
+  core::CallDesc desc{core::CallKind::reduce, type, op, root, count, im.number};
   const Impl::Root where = im.locate(root, desc);
   const int root_leader = where.leader;  // leaders are ranked by node index
   auto step = [&](std::byte* buffer, std::size_t n, core::Status& status) {
@@ -245,12 +218,12 @@ void Context::reduce(const void* in, void* out, std::size_t count, Datatype type
     own = root == im.topology.world_rank()
               ? im.own_failure(desc, {{in, core::Argument::in}, {out, core::Argument::out}})
               : im.own_failure(desc, {{in, core::Argument::in}});
-  im.node->reduce(in, out, count, type, op, root, where.node_rank, im.step_if_internode(step), own);
+  im.node().reduce(in, out, count, type, op, root, where.node_rank, im.step_if_internode(step), own);
 }
 
 void Context::bcast(void* data, std::size_t count, Datatype type, int root) {
   Impl& im = *impl_;
-  core::CallDesc desc{core::CallKind::bcast, type, Op::sum, root, count};
+  core::CallDesc desc{core::CallKind::bcast, type, Op::sum, root, count, im.number};
   const Impl::Root where = im.locate(root, desc);
   const int root_leader = where.leader;
   auto step = [&](std::byte* buffer, std::size_t n, core::Status& status) {
@@ -264,7 +237,7 @@ void Context::bcast(void* data, std::size_t count, Datatype type, int root) {
         [&](MPI_Request* r) { return MPI_Ibcast(buffer, int(n), mpi_type(type), root_leader, comm, r); });
   };
   const core::Status own = where.own.failed() ? where.own : im.own_failure(desc, {{data, core::Argument::data}});
-  im.node->bcast(data, count, type, root, where.node_rank, im.step_if_internode(step), own);
+  im.node().bcast(data, count, type, root, where.node_rank, im.step_if_internode(step), own);
 }
 
 }  // namespace hympi

@@ -42,6 +42,8 @@ class Engine final : public NodeCollectives {
              core::LeaderStep step, const core::Status& own) override {
     tree_.bcast(data, count, type, world_root, node_root, step, own);
   }
+  void set_caller(uint8_t number) override { tree_.set_caller(number); }
+  bool broken() const override { return board_.broken(); }
 
  private:
   core::CallBoard<Orders> board_;  // used only beside a BoardBarrier

@@ -25,6 +25,10 @@ class NodeCollectives {
                       const core::Status& own) = 0;
   virtual void bcast(void* data, std::size_t count, Datatype type, int world_root,
                      int node_root, core::LeaderStep step, const core::Status& own) = 0;
+  /// The calls that follow are the Context numbered `number`'s (see context_engine.hpp).
+  virtual void set_caller(uint8_t number) = 0;
+  /// Refusing every call (a call failed beside a counter barrier: core/call_board.hpp).
+  virtual bool broken() const = 0;
 };
 
 /// Collective on the node.

@@ -11,12 +11,53 @@ namespace hympi::mpi {
 SharedArena::SharedArena(MPI_Comm node, std::size_t slab_bytes)
     : node_(node), slab_bytes_(slab_bytes) {}
 
-long SharedArena::fit(const Slab& slab, std::size_t bytes, std::size_t alignment) {
-  for (const auto& [offset, size] : slab.free) {
-    const std::size_t start = (offset + alignment - 1) & ~(alignment - 1);
-    if (start + bytes <= offset + size) return long(start);
-  }
+long SharedArena::FreeBlocks::fit(std::size_t bytes, std::size_t alignment) const {
+  const auto start_in = [alignment](std::size_t offset) { return (offset + alignment - 1) & ~(alignment - 1); };
+  // The smallest block of bytes + alignment - 1 or more holds it wherever it starts.
+  if (auto it = by_size_.lower_bound({bytes + alignment - 1, 0}); it != by_size_.end()) return long(start_in(it->second));
+  // Else a smaller one may, if it starts well (a freed region of this size, say): the
+  // smallest few only, not the thousands of alignment gaps a slab full of small objects has.
+  int tried = 0;
+  for (auto it = by_size_.lower_bound({bytes, 0}); it != by_size_.end() && tried < 16; ++it, ++tried)
+    if (start_in(it->second) + bytes <= it->second + it->first) return long(start_in(it->second));
   return -1;
+}
+
+void SharedArena::FreeBlocks::add(std::size_t offset, std::size_t bytes) {
+  by_offset_[offset] = bytes;
+  by_size_.insert({bytes, offset});
+}
+
+void SharedArena::FreeBlocks::remove(std::map<std::size_t, std::size_t>::iterator block) {
+  by_size_.erase({block->second, block->first});
+  by_offset_.erase(block);
+}
+
+void SharedArena::FreeBlocks::take(std::size_t offset, std::size_t bytes) {
+  auto block = std::prev(by_offset_.upper_bound(offset));
+  const std::size_t block_start = block->first, block_end = block->first + block->second;
+  remove(block);
+  if (block_start < offset) add(block_start, offset - block_start);
+  if (offset + bytes < block_end) add(offset + bytes, block_end - offset - bytes);
+}
+
+void SharedArena::FreeBlocks::give(std::size_t offset, std::size_t bytes) {
+  std::size_t start = offset, end = offset + bytes;
+  auto next = by_offset_.lower_bound(start);
+  if (next != by_offset_.end() && next->first == end) {
+    end += next->second;
+    auto after = std::next(next);
+    remove(next);
+    next = after;
+  }
+  if (next != by_offset_.begin()) {
+    auto previous = std::prev(next);
+    if (previous->first + previous->second == start) {
+      start = previous->first;
+      remove(previous);
+    }
+  }
+  add(start, end - start);
 }
 
 SharedRegion SharedArena::allocate(std::size_t bytes, std::size_t alignment) {
@@ -26,7 +67,7 @@ SharedRegion SharedArena::allocate(std::size_t bytes, std::size_t alignment) {
 
   // The lowest slab where every rank's request fits (1 = fits, MIN over ranks), else a new one.
   std::vector<int> fits(slabs_.size()), all(slabs_.size());
-  for (std::size_t s = 0; s < slabs_.size(); ++s) fits[s] = fit(slabs_[s], bytes, alignment) >= 0;
+  for (std::size_t s = 0; s < slabs_.size(); ++s) fits[s] = slabs_[s].free.fit(bytes, alignment) >= 0;
   if (!fits.empty())
     check(MPI_Allreduce(fits.data(), all.data(), int(fits.size()), MPI_INT, MPI_MIN, node_), "MPI_Allreduce (arena)");
   std::size_t chosen = std::find(all.begin(), all.end(), 1) - all.begin();
@@ -37,21 +78,17 @@ SharedRegion SharedArena::allocate(std::size_t bytes, std::size_t alignment) {
     check(MPI_Allreduce(&need, &slab, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, node_), "MPI_Allreduce (arena slab size)");
     SharedWindow window(node_, static_cast<std::size_t>(slab), 4096);
     const std::size_t mine = window.local_size();
-    slabs_.push_back({std::move(window), {{0, mine}}});
+    slabs_.push_back({std::move(window), FreeBlocks(mine), 0});
   }
   Slab& slab = slabs_[chosen];
-  const std::size_t offset = std::size_t(fit(slab, bytes, alignment));
-
-  // Carve [offset, offset + bytes) out of the free block that holds it.
-  auto block = std::prev(slab.free.upper_bound(offset));
-  const std::size_t block_start = block->first, block_end = block->first + block->second;
-  slab.free.erase(block);
-  if (block_start < offset) slab.free[block_start] = offset - block_start;
-  if (offset + bytes < block_end) slab.free[offset + bytes] = block_end - offset - bytes;
+  const std::size_t offset = std::size_t(slab.free.fit(bytes, alignment));
+  slab.free.take(offset, bytes);
 
   SharedRegion region;
   region.local = slab.window.local() + offset;
-  std::memset(region.local, 0, bytes);  // a reused block: zero before any peer learns where it is
+  // A reused block: zero before any peer learns where it is (past `written`: zero already).
+  if (offset < slab.written) std::memset(region.local, 0, std::min(bytes, slab.written - offset));
+  slab.written = std::max(slab.written, offset + bytes);
   unsigned long long my_offset = offset;
   std::vector<unsigned long long> offsets(std::size_t(slab.window.comm_size()));
   check(MPI_Allgather(&my_offset, 1, MPI_UNSIGNED_LONG_LONG, offsets.data(), 1, MPI_UNSIGNED_LONG_LONG, node_),
@@ -65,23 +102,7 @@ SharedRegion SharedArena::allocate(std::size_t bytes, std::size_t alignment) {
 }
 
 void SharedArena::release(const SharedRegion& region) {
-  if (!region.local) return;
-  auto& free = slabs_.at(region.slab).free;
-  std::size_t start = region.offset, end = region.offset + region.bytes;
-  // Merge with the free blocks on either side.
-  auto next = free.lower_bound(start);
-  if (next != free.end() && next->first == end) {
-    end += next->second;
-    next = free.erase(next);
-  }
-  if (next != free.begin()) {
-    auto previous = std::prev(next);
-    if (previous->first + previous->second == start) {
-      start = previous->first;
-      free.erase(previous);
-    }
-  }
-  free[start] = end - start;
+  if (region.local) slabs_.at(region.slab).free.give(region.offset, region.bytes);
 }
 
 std::size_t SharedArena::segment_bytes() const {

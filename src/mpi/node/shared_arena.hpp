@@ -12,13 +12,16 @@
 //  - allocate() picks the lowest slab in which every rank's request fits (an allreduce),
 //    else makes a slab large enough for every rank: the same slab everywhere.
 //  - A region is zeroed by its owner before the offsets are exchanged, so no peer reads it
-//    before it is zero (a new slab's memory is zero already).
+//    before it is zero (a slab's memory never handed out is zero already: only the part
+//    below its high-water mark is cleared).
 #pragma once
 
 #include <mpi.h>
 
 #include <cstddef>
 #include <map>
+#include <set>
+#include <utility>
 #include <vector>
 
 #include "hympi/shared_window.hpp"
@@ -46,12 +49,29 @@ class SharedArena {
   std::size_t segment_bytes() const;
 
  private:
+  /// My segment's free blocks, by offset (to merge neighbours) and by size (to find a
+  /// fit among thousands of alignment gaps without scanning them).
+  class FreeBlocks {
+   public:
+    explicit FreeBlocks(std::size_t bytes) { add(0, bytes); }
+    /// The offset of a free block's part that holds `bytes` at `alignment`, or -1.
+    long fit(std::size_t bytes, std::size_t alignment) const;
+    /// Takes [offset, offset + bytes), inside one free block.
+    void take(std::size_t offset, std::size_t bytes);
+    /// Returns [offset, offset + bytes), merged with free neighbours.
+    void give(std::size_t offset, std::size_t bytes);
+
+   private:
+    void add(std::size_t offset, std::size_t bytes);
+    void remove(std::map<std::size_t, std::size_t>::iterator block);
+    std::map<std::size_t, std::size_t> by_offset_;           // offset -> bytes
+    std::set<std::pair<std::size_t, std::size_t>> by_size_;  // (bytes, offset)
+  };
   struct Slab {
     SharedWindow window;
-    std::map<std::size_t, std::size_t> free;  // my segment's free blocks: offset -> bytes
+    FreeBlocks free;
+    std::size_t written = 0;  // my segment past this offset is as the window came: zero
   };
-  /// The offset of my first free block in `slab` that holds `bytes` at `alignment`, or -1.
-  static long fit(const Slab& slab, std::size_t bytes, std::size_t alignment);
 
   MPI_Comm node_;
   std::size_t slab_bytes_;

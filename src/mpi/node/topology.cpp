@@ -38,7 +38,15 @@ Topology::Topology(MPI_Comm comm, int node_size) {
 }
 
 void Topology::build(MPI_Comm comm, int node_size) {
-  check(MPI_Comm_dup(comm, &world_), "MPI_Comm_dup");
+  // MPI refusing a communicator (MPICH has 2,046 ids per process) is a hympi::Error, not
+  // the caller's handler (fatal by default): MPI refuses it on every rank at once.
+  MPI_Errhandler callers;
+  MPI_Comm_get_errhandler(comm, &callers);
+  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  const int refused = MPI_Comm_dup(comm, &world_);
+  MPI_Comm_set_errhandler(comm, callers);
+  MPI_Errhandler_free(&callers);
+  check(refused, "MPI_Comm_dup");
   // hympi checks every MPI return code and reports it; the communicators derived
   // below inherit this handler.
   MPI_Comm_set_errhandler(world_, MPI_ERRORS_RETURN);

@@ -8,16 +8,17 @@
 #include <atomic>
 #include <string>
 #include <exception>
+#include <map>
 #include <mutex>
 #include <utility>
-#include <vector>
 
 namespace hympi::detail {
 namespace {
 
 struct Registry {
   std::mutex mutex;
-  std::vector<std::pair<const FinalizeGuard*, std::function<void()>>> guarded;  // oldest first
+  std::map<unsigned long long, std::function<void()>> guarded;  // by number: oldest first
+  unsigned long long made = 0;  // the next guard's number
   bool attached = false;  // the MPI_COMM_SELF attribute is set
 };
 
@@ -37,8 +38,9 @@ int release_all(MPI_Comm, int, void*, void*) {
     {
       std::lock_guard lock(r.mutex);
       if (r.guarded.empty()) break;
-      release = std::move(r.guarded.back().second);
-      r.guarded.pop_back();
+      const auto newest = std::prev(r.guarded.end());
+      release = std::move(newest->second);
+      r.guarded.erase(newest);
     }
     try {
       release();
@@ -63,7 +65,8 @@ FinalizeGuard::FinalizeGuard(std::function<void()> release) {
     MPI_Comm_free_keyval(&keyval);  // the attribute keeps it until MPI_Finalize
     r.attached = true;
   }
-  r.guarded.emplace_back(this, std::move(release));
+  number_ = r.made++;
+  r.guarded.emplace(number_, std::move(release));
 }
 
 bool FinalizeGuard::finalizing() noexcept { return g_finalizing.load(std::memory_order_relaxed); }
@@ -71,11 +74,7 @@ bool FinalizeGuard::finalizing() noexcept { return g_finalizing.load(std::memory
 FinalizeGuard::~FinalizeGuard() {
   Registry& r = registry();
   std::lock_guard lock(r.mutex);
-  for (auto it = r.guarded.begin(); it != r.guarded.end(); ++it)
-    if (it->first == this) {
-      r.guarded.erase(it);
-      return;
-    }
+  r.guarded.erase(number_);  // already gone when MPI_Finalize released it
 }
 
 }  // namespace hympi::detail

@@ -95,13 +95,15 @@ void throw_if_refused(MPI_Comm comm, const char* what, const std::vector<int64_t
 /// The set-up's allgather: this rank's record (`refused`: with the flag and `reason`), the
 /// refusals first, then every rank's record.
 std::vector<int64_t> gather(MPI_Comm comm, const char* what, std::initializer_list<SetupArgument> arguments,
-                            bool refused, const std::string& reason, int& size) {
-  if (arguments.size() > std::size_t(kSetupValues) - 2)
+                            std::initializer_list<int64_t> gathered, bool refused, const std::string& reason,
+                            int& size) {
+  if (arguments.size() + gathered.size() > std::size_t(kSetupValues) - 2)
     throw Error(std::string("hympi: internal: too many set-up arguments for ") + what);
   MPI_Comm_size(comm, &size);
   int64_t mine[kSetupValues] = {site_id(what)};
   int column = 1;
   for (const SetupArgument& a : arguments) mine[column++] = a.value;
+  for (int64_t value : gathered) mine[column++] = value;
   mine[kRefused] = refused;
   std::vector<int64_t> all(std::size_t(size) * kSetupValues);
   check(MPI_Allgather(mine, kSetupValues, MPI_INT64_T, all.data(), kSetupValues, MPI_INT64_T, comm),
@@ -114,13 +116,14 @@ std::vector<int64_t> gather(MPI_Comm comm, const char* what, std::initializer_li
 
 void refuse_setup(MPI_Comm comm, const char* what, const std::string& reason) {
   int size = 0;
-  gather(comm, what, {}, true, reason, size);
+  gather(comm, what, {}, {}, true, reason, size);
   throw SetupRefused(reason);  // not reached: gather threw it with every rank's reasons
 }
 
-void agree_on_setup(MPI_Comm comm, const char* what, std::initializer_list<SetupArgument> arguments) {
+std::vector<int64_t> agree_on_setup(MPI_Comm comm, const char* what, std::initializer_list<SetupArgument> arguments,
+                                    std::initializer_list<int64_t> gathered) {
   int size = 0;
-  const std::vector<int64_t> all = gather(comm, what, arguments, false, {}, size);
+  const std::vector<int64_t> all = gather(comm, what, arguments, gathered, false, {}, size);
   for (int r = 1; r < size; ++r)
     if (all[std::size_t(r) * kSetupValues] != all[0])
       throw Error("hympi: ranks are in different collective set-ups: " + by_value(all, 0, size, &setup_name) +
@@ -134,6 +137,11 @@ void agree_on_setup(MPI_Comm comm, const char* what, std::initializer_list<Setup
                     a.name + " (and hympi objects in the same order).");
     ++column;
   }
+  std::vector<int64_t> values;
+  for (int r = 0; r < size; ++r)
+    for (std::size_t g = 0; g < gathered.size(); ++g)
+      values.push_back(all[std::size_t(r) * kSetupValues + std::size_t(column) + g]);
+  return values;
 }
 
 }  // namespace hympi::mpi

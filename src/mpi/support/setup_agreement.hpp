@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "hympi/types.hpp"
 
@@ -31,8 +32,11 @@ struct SetupArgument {
 };
 
 /// Collective over `comm`. `what` names the set-up ("Halo"); at most kSetupValues - 2
-/// arguments (the first value names the set-up, the last is the refusal flag).
-void agree_on_setup(MPI_Comm comm, const char* what, std::initializer_list<SetupArgument> arguments);
+/// arguments and `gathered` values together (the first value names the set-up, the last
+/// is the refusal flag). `gathered`: values the ranks may differ in, exchanged beside the
+/// arguments and not compared; returns every rank's, rank by rank (size x gathered.size()).
+std::vector<int64_t> agree_on_setup(MPI_Comm comm, const char* what, std::initializer_list<SetupArgument> arguments,
+                                    std::initializer_list<int64_t> gathered = {});
 
 /// Every rank's error when some rank refused a set-up: "hympi: Halo set-up refused on rank
 /// 3: <reason>", ranks with the same reason together, in rank order.

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "mpi/coll/context_engine.hpp"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "core/name_table.hpp"
+#include "mpi/coll/core_config.hpp"
+#include "mpi/support/setup_agreement.hpp"
+
+namespace hympi::mpi {
+namespace {
+
+/// The engines this process made that are still alive, oldest first.
+std::vector<std::weak_ptr<ContextEngine>> g_engines;
+/// Larger than every key this process has made or taken part in.
+int64_t g_next_key = 0;
+
+void require_mpi3() {
+  int version = 0, subversion = 0;
+  MPI_Get_version(&version, &subversion);
+  if (version < 3)
+    throw Error("hympi: the MPI library reports version " + std::to_string(version) + "." +
+                std::to_string(subversion) +
+                "; hympi needs MPI-3 shared-memory windows (Open MPI >= 1.8, MPICH >= 3.0)");
+}
+
+/// The key of this rank's newest live engine that a Context on `comm` with `options` may
+/// join, or -1.
+int64_t proposal(MPI_Comm comm, const Options& options) {
+  std::erase_if(g_engines, [](const std::weak_ptr<ContextEngine>& e) { return e.expired(); });
+  if (comm == MPI_COMM_NULL) return -1;  // the agreement reports it
+  for (auto it = g_engines.rbegin(); it != g_engines.rend(); ++it) {
+    const std::shared_ptr<ContextEngine> engine = it->lock();
+    if (!(engine->options == options) || engine->node->broken()) continue;
+    int relation = MPI_UNEQUAL;
+    MPI_Comm_compare(comm, engine->topology.world(), &relation);
+    if (relation == MPI_IDENT || relation == MPI_CONGRUENT) return engine->key;
+  }
+  return -1;
+}
+
+/// What hympi holds in this process, for an error when MPI refuses it more.
+std::string resources_held() {
+  std::size_t contexts = 0, engines = 0, halos = 0, comms = 0;
+  for (const auto& e : g_engines)
+    if (const auto engine = e.lock()) {
+      contexts += std::size_t(engine.use_count()) - 1;  // each Context holds one reference
+      ++engines;
+      halos += std::size_t(engine->halo_channels.in_use());
+      comms += 3 + std::size_t(engine->halo_channels.communicators());  // world, node, leaders
+    }
+  return "hympi holds " + std::to_string(comms) + " communicators in this process for " + std::to_string(contexts) +
+         " Contexts (" + std::to_string(engines) + " engines) and " + std::to_string(halos) +
+         " ghost-update objects alive; Contexts on one communicator and its duplicates share theirs. Free the "
+         "hympi objects and communicators no longer needed";
+}
+
+}  // namespace
+
+ContextEngine::ContextEngine(MPI_Comm comm, const Options& o, int64_t agreed_key)
+    : options(o),
+      topology(comm, o.node_size),
+      // One window for the collectives' blocks and buffer, with room for the first Halos:
+      // each further window costs a creation and the population of its pages.
+      arena(topology.node(), o.collective_buffer_bytes + (64 << 10)),
+      halo_channels(topology.world()),
+      node(make_node_collectives(topology, options, arena)),
+      leaders(topology, wait_config(options, topology)),
+      key(agreed_key) {}
+
+std::shared_ptr<ContextEngine> ContextEngine::join_or_make(MPI_Comm comm, const Options& o) {
+  require_mpi3();
+  const int64_t mine = proposal(comm, o);
+  // The options that shape the protocols must agree (an environment variable set on one
+  // host only, say); the wait policy and the watchdog may differ per rank (no sharing then).
+  const std::vector<int64_t> gathered = agree_on_setup(
+      comm, "Context",
+      {{"HYMPI_NODE_SIZE", o.node_size},
+       {"HYMPI_TREE", int64_t(o.tree) << 32 | o.tree_arity,
+        [](int64_t v) { return v >> 32 ? std::string("binomial") : "kary:" + std::to_string(v & 0xffffffff); }},
+       {"HYMPI_TOPO_AWARE", o.topology_aware},
+       {"HYMPI_BARRIER", int64_t(o.barrier), &core::show_name<BarrierAlgorithm>},
+       {"HYMPI_ORDERS", int64_t(o.orders), &core::show_name<MemoryOrders>},
+       {"HYMPI_COLL_BUFFER", int64_t(o.collective_buffer_bytes)},
+       {"HYMPI_VERIFY", o.verify},
+       {"HYMPI_SINGLE_COPY", int64_t(o.single_copy_bytes)}},
+      {mine, g_next_key});
+  bool join = mine >= 0;
+  int64_t key = 0;
+  for (std::size_t r = 0; r < gathered.size(); r += 2) {
+    join = join && gathered[r] == mine;
+    key = std::max(key, gathered[r + 1]);
+  }
+  if (join)
+    for (const auto& e : g_engines)
+      if (auto engine = e.lock(); engine && engine->key == mine) return engine;
+  g_next_key = key + 1;  // on every rank, also where the making fails half way
+  std::shared_ptr<ContextEngine> engine;
+  try {
+    engine = std::make_shared<ContextEngine>(comm, o, key);
+  } catch (const SetupRefused&) {
+    throw;
+  } catch (const Error& e) {  // MPI refused a communicator or a window, or /dev/shm is full
+    throw Error(std::string(e.what()) + ". " + resources_held() + ".");
+  }
+  g_engines.push_back(engine);
+  return engine;
+}
+
+}  // namespace hympi::mpi
