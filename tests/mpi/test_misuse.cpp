@@ -26,10 +26,10 @@ namespace {
 /// Non-zero: operator new throws std::bad_alloc for this many bytes or more (below).
 std::size_t refuse_new_from = 0;
 
-/// MPI refusing a communicator (MPICH: 2,046 ids per process; Open MPI 4.1: 65,532),
-/// exhausted by the test's own duplicates first: a new Context fails on every rank with a
-/// hympi::Error naming the refusal and what hympi holds, not an MPI abort; once some are
-/// freed, the next Context works. Its own ctest entries (misuse.comms_exhausted.*).
+/// MPI refusing a communicator (MPICH: 2,046 ids per process), exhausted by the test's own
+/// duplicates first: a new Context fails on every rank with a hympi::Error naming the
+/// refusal and what hympi holds, not an MPI abort; once some are freed, the next Context
+/// works. Its own ctest entries (misuse.comms_exhausted.*, MPICH only: see CMakeLists.txt).
 TEST(MisuseResources, CommunicatorsExhaustedIsAnErrorOnEveryRank) {
   MPI_Comm reversed;  // a group no Context has yet: a Context on it needs communicators
   MPI_Comm_split(MPI_COMM_WORLD, 0, world_size() - world_rank(), &reversed);
@@ -48,6 +48,7 @@ TEST(MisuseResources, CommunicatorsExhaustedIsAnErrorOnEveryRank) {
     }
     EXPECT_NE(message.find("hympi: MPI_Comm_dup failed: "), std::string::npos) << message;
     EXPECT_NE(message.find(" communicators in this process for "), std::string::npos) << message;
+    EXPECT_NE(message.find(" ghost-update objects alive"), std::string::npos) << message;
     int mine = message.empty(), any = 0;  // every rank, not only this one
     MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     EXPECT_EQ(any, 0) << "some rank made the Context";

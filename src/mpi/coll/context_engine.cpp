@@ -51,10 +51,11 @@ std::string resources_held() {
       halos += std::size_t(engine->halo_channels.in_use());
       comms += 3 + std::size_t(engine->halo_channels.communicators());  // world, node, leaders
     }
-  return "hympi holds " + std::to_string(comms) + " communicators in this process for " + std::to_string(contexts) +
-         " Contexts (" + std::to_string(engines) + " engines) and " + std::to_string(halos) +
-         " ghost-update objects alive; Contexts on one communicator and its duplicates share theirs. Free the "
-         "hympi objects and communicators no longer needed";
+  const auto count = [](std::size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); };
+  return "hympi holds " + count(comms, "communicator") + " in this process for " + count(contexts, "Context") + " (" +
+         count(engines, "engine") + ") and " + count(halos, "ghost-update object") +
+         " alive; Contexts on one communicator and its duplicates share theirs. Free the hympi objects and "
+         "communicators no longer needed";
 }
 
 }  // namespace
