@@ -26,19 +26,18 @@ void require_mpi3() {
                 "; hympi needs MPI-3 shared-memory windows (Open MPI >= 1.8, MPICH >= 3.0)");
 }
 
-/// The key of this rank's newest live engine that a Context on `comm` with `options` may
-/// join, or -1.
-int64_t proposal(MPI_Comm comm, const Options& options) {
+/// This rank's newest live engine that a Context on `comm` with `options` may join, or null.
+std::shared_ptr<ContextEngine> proposal(MPI_Comm comm, const Options& options) {
   std::erase_if(g_engines, [](const std::weak_ptr<ContextEngine>& e) { return e.expired(); });
-  if (comm == MPI_COMM_NULL) return -1;  // the agreement reports it
+  if (comm == MPI_COMM_NULL) return nullptr;  // the agreement reports it
   for (auto it = g_engines.rbegin(); it != g_engines.rend(); ++it) {
-    const std::shared_ptr<ContextEngine> engine = it->lock();
+    std::shared_ptr<ContextEngine> engine = it->lock();
     if (!(engine->options == options) || engine->node->broken()) continue;
     int relation = MPI_UNEQUAL;
     MPI_Comm_compare(comm, engine->topology.world(), &relation);
-    if (relation == MPI_IDENT || relation == MPI_CONGRUENT) return engine->key;
+    if (relation == MPI_IDENT || relation == MPI_CONGRUENT) return engine;
   }
-  return -1;
+  return nullptr;
 }
 
 /// What hympi holds in this process, for an error when MPI refuses it more.
@@ -73,7 +72,8 @@ ContextEngine::ContextEngine(MPI_Comm comm, const Options& o, int64_t agreed_key
 
 std::shared_ptr<ContextEngine> ContextEngine::join_or_make(MPI_Comm comm, const Options& o) {
   require_mpi3();
-  const int64_t mine = proposal(comm, o);
+  const std::shared_ptr<ContextEngine> candidate = proposal(comm, o);
+  const int64_t mine = candidate ? candidate->key : -1;
   // The options that shape the protocols must agree (an environment variable set on one
   // host only, say); the wait policy and the watchdog may differ per rank (no sharing then).
   const std::vector<int64_t> gathered = agree_on_setup(
@@ -94,9 +94,7 @@ std::shared_ptr<ContextEngine> ContextEngine::join_or_make(MPI_Comm comm, const 
     join = join && gathered[r] == mine;
     key = std::max(key, gathered[r + 1]);
   }
-  if (join)
-    for (const auto& e : g_engines)
-      if (auto engine = e.lock(); engine && engine->key == mine) return engine;
+  if (join) return candidate;
   g_next_key = key + 1;  // on every rank, also where the making fails half way
   std::shared_ptr<ContextEngine> engine;
   try {
