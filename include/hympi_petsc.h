@@ -10,7 +10,9 @@
  * contiguous units of double, float or PetscInt run through a hympi Halo (intranode
  * shared memory); every other operation runs on a PetscSF of type basic over the same
  * graph. An SF starts on basic and moves to hympi after -sf_hympi_after broadcasts it
- * could move (default 100: a scatter used a few times never pays hympi's set-up).
+ * could move (default 100: a scatter used a few times never pays hympi's set-up). The
+ * first communicator congruent with PETSC_COMM_WORLD that gets a hympi Context is kept
+ * until PetscFinalize, so SFs made after every object was destroyed find it alive.
  * Options: -sf_hympi_strategy <shm|flat_mpi|...> (default shm). docs/usage.md,
  * section "PETSc", says what runs where, and what PETSc refuses on this type as on every
  * type but basic and neighbor (VecScatterRemap, so DMLocalToLocal of a DMDA).
@@ -40,6 +42,7 @@ typedef struct {
   PetscInt64 bcasts_basic;            /* any other broadcast */
   PetscInt64 reduces_basic;           /* PetscSFReduceBegin */
   PetscInt64 fetch_and_ops_basic;     /* PetscSFFetchAndOpBegin */
+  PetscInt64 contexts;                /* hympi Contexts made for SFs' communicators */
 } HympiPetscCounts;
 
 PetscErrorCode HympiPetscGetCounts(HympiPetscCounts *counts);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "petsc/context_cache.hpp"
 
+#include <petscsys.h>
+
 #include <memory>
 
 #include "mpi/support/mpi_check.hpp"
@@ -9,6 +11,7 @@ namespace hympi::petsc {
 namespace {
 
 int g_key = MPI_KEYVAL_INVALID;
+MPI_Comm g_held = MPI_COMM_NULL;  // holds one more PETSc reference, until PetscFinalize
 
 int delete_context(MPI_Comm, int, void* value, void*) {
   delete static_cast<Context*>(value);  // collective: MPI_Comm_free is
@@ -27,7 +30,7 @@ void free_context_key() {
   if (g_key != MPI_KEYVAL_INVALID) MPI_Comm_free_keyval(&g_key);
 }
 
-Context& context_of(MPI_Comm comm) {
+Context& context_of(MPI_Comm comm, bool* made) {
   if (g_key == MPI_KEYVAL_INVALID)
     throw Error("hympi: PetscSF type hympi: call HympiPetscInitialize() after PetscInitialize()");
   void* value = nullptr;
@@ -36,7 +39,20 @@ Context& context_of(MPI_Comm comm) {
   if (found) return *static_cast<Context*>(value);
   auto context = std::make_unique<Context>(comm);
   mpi::check(MPI_Comm_set_attr(comm, g_key, context.get()), "MPI_Comm_set_attr (hympi Context)");
-  return *context.release();
+  Context& result = *context.release();
+  *made = true;
+  int relation = MPI_UNEQUAL;
+  mpi::check(MPI_Comm_compare(comm, PETSC_COMM_WORLD, &relation), "MPI_Comm_compare (hympi Context)");
+  // An SF's communicator is PETSc's own: this takes a reference, no new communicator.
+  if (g_held == MPI_COMM_NULL && relation == MPI_CONGRUENT && PetscCommDuplicate(comm, &g_held, nullptr) != 0)
+    throw Error("hympi: PetscCommDuplicate failed on the communicator of a PetscSF of type hympi");
+  return result;
+}
+
+PetscErrorCode release_held_communicator() {
+  PetscFunctionBegin;
+  if (g_held != MPI_COMM_NULL) PetscCall(PetscCommDestroy(&g_held));
+  PetscFunctionReturn(0);
 }
 
 }  // namespace hympi::petsc

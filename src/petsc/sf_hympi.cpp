@@ -63,13 +63,8 @@ PetscErrorCode set_up(PetscSF sf) {
   PetscInt nroots, nleaves;
   const PetscInt* ilocal;
   const PetscSFNode* iremote;
-  MPI_Group self;
 
   PetscFunctionBegin;
-  // My leaves grouped by root rank, this rank first (as basic has them).
-  PetscCallMPI(MPI_Comm_group(PETSC_COMM_SELF, &self));
-  PetscCall(PetscSFSetUpRanks(sf, self));
-  PetscCallMPI(MPI_Group_free(&self));
   PetscCall(PetscSFGetGraph(sf, &nroots, &nleaves, &ilocal, &iremote));
   PetscCall(PetscSFCreate(comm, &h.inner));
   PetscCall(PetscSFSetType(h.inner, PETSCSFBASIC));
@@ -78,6 +73,16 @@ PetscErrorCode set_up(PetscSF sf) {
   PetscCall(PetscSFSetGraph(h.inner, nroots, nleaves, const_cast<PetscInt*>(ilocal), PETSC_COPY_VALUES,
                             const_cast<PetscSFNode*>(iremote), PETSC_COPY_VALUES));
   PetscCall(PetscSFSetUp(h.inner));
+  // My leaves grouped by root rank (PetscSFSetUpRanks): the inner SF's arrays, not a second
+  // copy (that was 8 % of a short scatter's cost). PETSc's generic PetscSFGetRootRanks and
+  // PetscSFView read them from the SF's own fields; reset() unhooks them before PETSc's
+  // reset would free them.
+  sf->nranks = h.inner->nranks;
+  sf->ndranks = h.inner->ndranks;
+  sf->ranks = h.inner->ranks;
+  sf->roffset = h.inner->roffset;
+  sf->rmine = h.inner->rmine;
+  sf->rremote = h.inner->rremote;
   // The switch happens at the same broadcast on every rank only with the same settings:
   // options that differ between ranks (PETSC_OPTIONS, a per-rank options file) are an
   // error on every rank here, not a hang at the switch.
@@ -109,7 +114,10 @@ PetscErrorCode switch_to_hympi(PetscSF sf) {
   h.stage = moves ? SfHympi::Stage::hympi : SfHympi::Stage::basic_for_good;
   if (moves)
     PetscCall(guarded(sf, [&] {
-      h.exchange = std::make_unique<SfExchange>(context_of(comm), std::move(graph), h.strategy);
+      bool made = false;
+      Context& context = context_of(comm, &made);
+      g_counts.contexts += made;
+      h.exchange = std::make_unique<SfExchange>(context, std::move(graph), h.strategy);
       return PetscErrorCode(0);
     }));
   PetscFunctionReturn(0);
@@ -122,6 +130,10 @@ PetscErrorCode reset(PetscSF sf) {
   PetscCheck(!h.exchange || !h.exchange->busy(), PetscObjectComm((PetscObject)sf), PETSC_ERR_ARG_WRONGSTATE,
              "PetscSF hympi: a broadcast has not been ended (PetscSFBcastEnd) before the SF is reset or destroyed");
   h.exchange.reset();  // collective, as PetscSFReset is
+  sf->nranks = -1;     // the inner SF's arrays (set_up), freed with it
+  sf->ndranks = 0;
+  sf->ranks = nullptr;
+  sf->roffset = sf->rmine = sf->rremote = nullptr;
   PetscCall(PetscSFDestroy(&h.inner));
   PetscFunctionReturn(0);
 }
@@ -286,6 +298,7 @@ bool g_registered = false;
 
 PetscErrorCode finalize() {
   PetscFunctionBegin;
+  PetscCall(release_held_communicator());
   free_context_key();
   g_registered = false;  // PetscFinalize empties PETSc's type list
   PetscFunctionReturn(0);

@@ -66,7 +66,7 @@ PetscErrorCode RunScenario(MPI_Comm comm, const char *name, Scenario scenario, G
   char             type[64] = PETSCSFHYMPI;
   Record           reference = {NULL, 0, 0}, test = {NULL, 0, 0};
   HympiPetscCounts before, after;
-  PetscInt64       ran[4], least[4];
+  PetscInt64       ran[4], least[4], contexts;
   PetscMPIInt      rank, same, all_same;
   size_t           at = 0;
   int              k;
@@ -99,12 +99,16 @@ PetscErrorCode RunScenario(MPI_Comm comm, const char *name, Scenario scenario, G
   least[2] = expect.reduces_basic;
   least[3] = expect.fetch_and_ops_basic;
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, ran, 4, MPIU_INT64, MPI_SUM, comm));
-  *ok = all_same ? PETSC_TRUE : PETSC_FALSE;
+  contexts = after.contexts - before.contexts;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &contexts, 1, MPIU_INT64, MPI_MAX, comm));
+  *ok = all_same && contexts <= expect.contexts ? PETSC_TRUE : PETSC_FALSE;
   for (k = 0; k < 4; k++)
     if (ran[k] < least[k]) *ok = PETSC_FALSE;
   PetscCall(PetscPrintf(comm, "petsc-sf: %s: %s (%zu bytes on rank 0); %s ran %" PetscInt64_FMT " broadcasts through hympi (expected >= %" PetscInt64_FMT "), "
-                              "on basic %" PetscInt64_FMT " broadcasts, %" PetscInt64_FMT " reductions, %" PetscInt64_FMT " fetch-and-ops (expected >= %" PetscInt64_FMT ", %" PetscInt64_FMT ", %" PetscInt64_FMT ")\n",
-                        name, all_same ? "identical to basic on every rank" : "DIFFERS from basic", reference.size, type, ran[0], least[0], ran[1], ran[2], ran[3], least[1], least[2], least[3]));
+                              "on basic %" PetscInt64_FMT " broadcasts, %" PetscInt64_FMT " reductions, %" PetscInt64_FMT " fetch-and-ops (expected >= %" PetscInt64_FMT ", %" PetscInt64_FMT ", %" PetscInt64_FMT "); "
+                              "made %" PetscInt64_FMT " Contexts on a rank (expected <= %" PetscInt64_FMT ")\n",
+                        name, all_same ? "identical to basic on every rank" : "DIFFERS from basic", reference.size, type, ran[0], least[0], ran[1], ran[2], ran[3], least[1], least[2], least[3],
+                        contexts, expect.contexts));
   PetscCall(PetscFree(reference.data));
   PetscCall(PetscFree(test.data));
   PetscFunctionReturn(0);

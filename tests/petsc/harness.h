@@ -27,7 +27,12 @@ typedef PetscErrorCode (*Scenario)(MPI_Comm comm, Record *record);
 typedef PetscErrorCode (*GetCounts)(HympiPetscCounts *counts);
 
 /* Runs `scenario` with basic, then with the type under test; `expect` holds the least
- * count of each kind the test run must start (summed over ranks), read with `counts`.
+ * count of each kind the test run must start (summed over ranks), read with `counts`, and
+ * in `contexts` the most hympi Contexts any rank may make during it: one for the
+ * scenario's communicator, whose Context outlives the objects of each round (a program
+ * that destroys every object between solves pays a Context once); an SF on
+ * PETSC_COMM_SELF makes its own for each life of PETSc's inner communicator there
+ * (src/petsc/context_cache.hpp).
  * Sets *ok on every rank. */
 PetscErrorCode RunScenario(MPI_Comm comm, const char *name, Scenario scenario, GetCounts counts, HympiPetscCounts expect,
                            PetscBool *ok);

@@ -60,7 +60,8 @@ if list(v.getArray()) != want:
 
 class Counts(ctypes.Structure):
     _fields_ = [("bcasts_hympi", ctypes.c_int64), ("bcasts_basic", ctypes.c_int64),
-                ("reduces_basic", ctypes.c_int64), ("fetch_and_ops_basic", ctypes.c_int64)]
+                ("reduces_basic", ctypes.c_int64), ("fetch_and_ops_basic", ctypes.c_int64),
+                ("contexts", ctypes.c_int64)]
 
 
 plugin = ctypes.CDLL(os.environ["HYMPI_TEST_PLUGIN"])  # already loaded by PETSc: the same module

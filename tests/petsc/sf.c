@@ -6,7 +6,8 @@
  * of MPI_2INT and with MPI_SUM (basic), three broadcasts of one unit in flight together
  * (the first through hympi, the others on basic, ended in either order), reductions,
  * fetch-and-op, and the gather/scatter of the multi-SF (PetscSF's own graph built from
- * this one). Data changes every round. */
+ * this one). Data changes every round. The SF's root ranks (PetscSFGetRootRanks) are
+ * recorded and viewed in detail (PetscSFView reads them from the SF's own fields). */
 #include <petscsf.h>
 #include <string.h>
 
@@ -181,6 +182,30 @@ static PetscErrorCode GatherScatter(PetscSF sf, PetscInt extent, int round, Reco
   PetscFunctionReturn(0);
 }
 
+/* The ranks of the roots my leaves reference, with their leaves, as PETSc's generic code
+ * reads them; then the detailed view (which reads them from the SF itself) to /dev/null. */
+static PetscErrorCode RootRanks(MPI_Comm comm, PetscSF sf, Record *record)
+{
+  PetscInt           nranks;
+  const PetscMPIInt *ranks;
+  const PetscInt    *roffset, *rmine, *rremote;
+  PetscViewer        viewer;
+
+  PetscFunctionBegin;
+  PetscCall(PetscSFGetRootRanks(sf, &nranks, &ranks, &roffset, &rmine, &rremote));
+  PetscCall(RecordBytes(record, &nranks, sizeof nranks));
+  PetscCall(RecordBytes(record, ranks, (size_t)nranks * sizeof *ranks));
+  PetscCall(RecordBytes(record, roffset, (size_t)(nranks + 1) * sizeof *roffset));
+  PetscCall(RecordBytes(record, rmine, (size_t)roffset[nranks] * sizeof *rmine));
+  PetscCall(RecordBytes(record, rremote, (size_t)roffset[nranks] * sizeof *rremote));
+  PetscCall(PetscViewerASCIIOpen(comm, "/dev/null", &viewer));
+  PetscCall(PetscViewerPushFormat(viewer, PETSC_VIEWER_ASCII_INFO_DETAIL));
+  PetscCall(PetscSFView(sf, viewer));
+  PetscCall(PetscViewerPopFormat(viewer));
+  PetscCall(PetscViewerDestroy(&viewer));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode ScenarioSF(MPI_Comm comm, Record *record)
 {
   PetscSF      sf;
@@ -190,6 +215,7 @@ PetscErrorCode ScenarioSF(MPI_Comm comm, Record *record)
 
   PetscFunctionBegin;
   PetscCall(MakeGraph(comm, &sf, &nroots, &extent));
+  PetscCall(RootRanks(comm, sf, record));
   PetscCallMPI(MPI_Type_contiguous(3, MPI_DOUBLE, &three));
   PetscCallMPI(MPI_Type_commit(&three));
   PetscCallMPI(MPI_Type_dup(three, &dup_three));
@@ -212,6 +238,7 @@ PetscErrorCode ScenarioSF(MPI_Comm comm, Record *record)
     PetscCall(LeavesToRoots(sf, nroots, extent, round, record));
     PetscCall(GatherScatter(sf, extent, round, record));
   }
+  PetscCall(RootRanks(comm, sf, record)); /* on hympi's side by now */
   PetscCallMPI(MPI_Type_free(&strided));
   PetscCallMPI(MPI_Type_free(&dup_three));
   PetscCallMPI(MPI_Type_free(&three));
