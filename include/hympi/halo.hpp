@@ -121,6 +121,11 @@ class Pattern {
                                   std::vector<NeighborLists> neighbors, int chunk = 1,
                                   Datatype type = Datatype::float64);
 
+  /// Not collective: the same validated lists moving `chunk` elements of `type` per point
+  /// (the units of a PETSc SF share one validation). Every rank must ask alike: a Halo's
+  /// set-up compares chunk and type between ranks. chunk < 1 throws hympi::Error.
+  Pattern with_unit(int chunk, Datatype type) const;
+
   Context& context() const;
   /// The one array's points; throws hympi::Error for a pattern of separate arrays.
   int local_points() const;

@@ -38,6 +38,8 @@ Strategy check_setup(const Pattern::Data& pattern, Strategy strategy, int fields
                       {{"strategy", int64_t(strategy), &core::show_name<Strategy>},
                        {"mode", int64_t(mode), &show_mode},
                        {"field count", fields},
+                       {"chunk", pattern.chunk},
+                       {"element type", int64_t(pattern.type), &core::show_name<Datatype>},
                        {"pattern", int64_t(pattern.fingerprint >> 1),
                         [](int64_t v) { return "the pattern with fingerprint " + std::to_string(v); }}});
   if (fields < 1) throw Error("hympi: Halo: fields must be >= 1, got " + std::to_string(fields));

@@ -230,6 +230,15 @@ int Pattern::local_points() const {
 int Pattern::send_points() const { return data_->send_points; }
 int Pattern::recv_points() const { return data_->recv_points; }
 bool Pattern::apart() const { return data_->apart; }
+Pattern Pattern::with_unit(int chunk, Datatype type) const {
+  if (chunk < 1) throw Error("hympi: Pattern::with_unit: chunk is " + to_string(chunk) + "; it must be >= 1");
+  auto d = std::make_shared<Data>(*data_);
+  d->chunk = chunk;
+  d->type = type;
+  d->point_bytes = std::size_t(chunk) * size_of(type);
+  return Pattern(std::move(d));
+}
+
 int Pattern::chunk() const { return data_->chunk; }
 Datatype Pattern::type() const { return data_->type; }
 const std::vector<NeighborLists>& Pattern::neighbors() const { return data_->neighbors; }

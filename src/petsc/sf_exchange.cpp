@@ -19,9 +19,9 @@ struct SfExchange::PerUnit {
   // early with its End still to come.
   enum class Hympi { none, in_flight, completed } hympi = Hympi::none;
 
-  PerUnit(Context& context, const SfGraph& g, Unit u, Strategy strategy)
+  PerUnit(const Pattern& lists, const SfGraph& g, Unit u, Strategy strategy)
       : unit(u),
-        pattern(Pattern::from_lists_apart(context, g.roots, g.leaf_points, g.neighbors, u.count, u.type)),
+        pattern(lists.with_unit(u.count, u.type)),
         halo(pattern, strategy),
         self(g.self_roots, g.self_leaves, g.self_roots.size(), std::size_t(u.count) * size_of(u.type)) {}
 
@@ -54,7 +54,11 @@ SfExchange::PerUnit* SfExchange::find(Unit unit) {
 
 bool SfExchange::begin(Unit unit, const void* root, void* leaf, bool host) {
   PerUnit* u = find(unit);
-  if (!u) u = units_.emplace_back(std::make_unique<PerUnit>(context_, graph_, unit, strategy_)).get();
+  if (!u) {
+    if (!lists_)
+      lists_ = Pattern::from_lists_apart(context_, graph_.roots, graph_.leaf_points, graph_.neighbors, unit.count, unit.type);
+    u = units_.emplace_back(std::make_unique<PerUnit>(*lists_, graph_, unit, strategy_)).get();
+  }
   // Counted once nothing here can throw: a failed call (a PETSc error) leaves no count.
   if (u->outstanding > 0) {
     if (u->hympi == PerUnit::Hympi::in_flight) u->finish(PerUnit::Hympi::completed);

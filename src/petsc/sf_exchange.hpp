@@ -2,8 +2,10 @@
 // The hympi side of a PetscSF of type "hympi": the SF's graph as a hympi pattern of
 // separate arrays (roots are the send array, leaves the receive array:
 // Pattern::from_lists_apart), the rank's own edges (a leaf whose root is on the same rank)
-// as a local copy, and per unit (element type and count) a Pattern and a Halo, made at the
-// unit's first broadcast. At most one broadcast per unit is in flight here.
+// as a local copy, and per unit (element type and count) a Halo, made at the unit's first
+// broadcast on the graph's one validated Pattern (Pattern::with_unit: units that differ
+// only in element size or count share its validation). At most one broadcast per unit is
+// in flight here.
 //
 // Which broadcast goes where, the same on every rank when ranks interleave a unit's
 // broadcasts alike (SPMD order; a rank may pass other arrays, or none):
@@ -18,6 +20,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "hympi/halo.hpp"
@@ -58,6 +61,7 @@ class SfExchange {
   Context& context_;
   SfGraph graph_;
   Strategy strategy_;
+  std::optional<Pattern> lists_;  // validated at the first unit's broadcast, with its unit
   std::vector<std::unique_ptr<PerUnit>> units_;
 };
 

@@ -193,6 +193,7 @@ struct Run {
   long iterations = 20;
   bool order = false;                // renumber with order_local_ids first
   hympi::Context* context = nullptr;  // the tests' own by default
+  const hympi::Pattern* lists = nullptr;  // check_apart: this pattern's lists, with_unit(chunk, T)
 };
 
 /// Runs `iterations` updates of `graph` with `run.strategy`: every update checked against
@@ -313,8 +314,12 @@ void check_apart(const Graph& graph, const Run& run) {
   const int me = world_rank(), chunk = run.chunk;
   const std::size_t c_size = std::size_t(chunk);
   const ApartLists a = apart_lists(graph);
-  hympi::Pattern pattern = hympi::Pattern::from_lists_apart(run.context ? *run.context : context(), a.send_points,
-                                                           a.recv_points, a.lists, chunk, hympi::datatype_of<T>());
+  hympi::Pattern pattern =
+      run.lists ? run.lists->with_unit(chunk, hympi::datatype_of<T>())
+                : hympi::Pattern::from_lists_apart(run.context ? *run.context : context(), a.send_points, a.recv_points,
+                                                   a.lists, chunk, hympi::datatype_of<T>());
+  ASSERT_EQ(pattern.chunk(), chunk);
+  ASSERT_EQ(pattern.type(), hympi::datatype_of<T>());
   ASSERT_TRUE(pattern.apart());
   ASSERT_EQ(pattern.send_points(), a.send_points);
   ASSERT_EQ(pattern.recv_points(), a.recv_points);
@@ -414,6 +419,17 @@ TEST_P(EveryStrategy, SeparateSendAndReceiveArrays) {
   check_apart<double>(random_graph(59, 80, 30, 0.5), {GetParam(), 3, 2, 20});
   check_apart<int32_t>(random_graph(61, 80, 30, 0.5), {GetParam(), 1, 1, 10});
   check_apart<float>(grid_graph(3, 5), {GetParam(), 2, 1, 10});
+}
+
+TEST_P(EveryStrategy, UnitsShareOneValidatedPattern) {
+  // One validation, Halos of other units on it (a PETSc SF's units), each checked as above.
+  const Graph g = random_graph(67, 80, 30, 0.5);
+  const ApartLists a = apart_lists(g);
+  const hympi::Pattern lists =
+      hympi::Pattern::from_lists_apart(context(), a.send_points, a.recv_points, a.lists, 1, Datatype::float64);
+  check_apart<float>(g, {GetParam(), 3, 1, 10, false, nullptr, &lists});
+  check_apart<int64_t>(g, {GetParam(), 2, 2, 10, false, nullptr, &lists});
+  check_apart<double>(g, {GetParam(), 5, 1, 10, false, nullptr, &lists});
 }
 
 TEST_P(EveryStrategy, LocalOrderingKeepsTheResult) {
@@ -928,6 +944,26 @@ TEST(PatternErrors, ChunkOrTypeDisagree) {
   expect_error_on_every_rank(
       [&] { hympi::Pattern::from_lists(context(), 4, {}, 1, me == 1 ? Datatype::float32 : Datatype::float64); },
       "hympi: Pattern: ranks passed different element type: double on rank");
+}
+
+TEST(PatternErrors, UnitsThatDisagreeFailTheHaloOnEveryRank) {
+  // with_unit is local: ranks that ask for different units learn it at the Halo's set-up.
+  const int me = world_rank(), size = world_size();
+  std::vector<NeighborLists> ring;
+  if (size > 1) ring = {{(me + 1) % size, {0}, {}}, {(me + size - 1) % size, {}, {0}}};
+  if (size == 2) ring = {{1 - me, {0}, {0}}};
+  const hympi::Pattern lists = hympi::Pattern::from_lists_apart(context(), 1, 1, ring);
+  EXPECT_THROW(lists.with_unit(0, Datatype::float64), hympi::Error);
+  if (size < 2) return;
+  expect_error_on_every_rank([&] { hympi::Halo(lists.with_unit(me == size - 1 ? 2 : 3, Datatype::float64), Strategy::shm); },
+                             "hympi: Halo: ranks passed different chunk: 3 on rank");
+  expect_error_on_every_rank(
+      [&] { hympi::Halo(lists.with_unit(1, me == 0 ? Datatype::int32 : Datatype::float64), Strategy::shm); },
+      "hympi: Halo: ranks passed different element type: ");
+  hympi::Halo fine(lists.with_unit(4, Datatype::float32), Strategy::shm);  // and the lists still serve
+  std::vector<float> send(4, float(me)), recv(4, -1.0f);
+  fine.update(send.data(), recv.data());
+  EXPECT_EQ(recv, std::vector<float>(4, float((me + size - 1) % size)));
 }
 
 TEST(PatternErrors, SeparateArrays) {
