@@ -7,7 +7,7 @@
  * MPI_Wtime and followed by an untimed MPI_Barrier (collectives); the latency is the
  * rank's mean, reported as the average, min and max over ranks.
  *   barrier     MPI_Barrier
- *   allreduce   MPI_Allreduce of doubles (sum), 8 B - 1 MiB
+ *   allreduce   MPI_Allreduce of doubles (sum), 8 B - 1 MiB (8, 64, 128, 256, 512 B, 4, 32, 256 KiB, 1 MiB)
  *   bcast       MPI_Bcast of doubles from rank 0, 8 B - 1 MiB
  *   reduce      MPI_Reduce of doubles (sum) to rank 0, 8 B - 1 MiB
  *   exchange    ring neighbours: MPI_Irecv + MPI_Isend to each, MPI_Waitall (no packing),
@@ -96,7 +96,7 @@ int main(int argc, char** argv) {
     MPI_Finalize();
     return 2;
   }
-  const size_t allreduce_bytes[] = {8, 64, 512, 4096, 32768, 262144, 1048576}, exchange_bytes[] = {4096, 65536, 262144};
+  const size_t allreduce_bytes[] = {8, 64, 128, 256, 512, 4096, 32768, 262144, 1048576}, exchange_bytes[] = {4096, 65536, 262144};
   out = calloc(2 << 20, 1);
   in = calloc(2 << 20, 1);
   if (rank == 0)

@@ -7,7 +7,8 @@ without the library, with it, and with it but HYMPI_PMPI=none (every call falls 
 library's own overhead), and prints per operation and size the median over launches of each
 (lowest-highest) and the ratios to MPI alone. The library runs with HYMPI_PMPI=all (the
 neighbourhood calls too), HYMPI_PMPI_AFTER=0 (a Context from the first call) and
-HYMPI_PMPI_MAX_BYTES=unlimited (every size through hympi, to find the bounds) unless set.
+HYMPI_PMPI_MAX_BYTES=unlimited and HYMPI_PMPI_MIN_BYTES=0 (every size through hympi, to find
+the bounds) unless set.
 Standard library only.
 
     bench/scripts/pmpi_compare.py --build build/openmpi [--np 2] [--launches 5] [--iterations 10000]
@@ -35,6 +36,7 @@ def main():
     plain, preloaded, none = [], [], []
     os.environ.setdefault("HYMPI_PMPI_AFTER", "0")
     os.environ.setdefault("HYMPI_PMPI_MAX_BYTES", "unlimited")
+    os.environ.setdefault("HYMPI_PMPI_MIN_BYTES", "0")
     os.environ.setdefault("HYMPI_PMPI", "all")  # the neighbourhood calls too
     preload = ["env", f"LD_PRELOAD={library}"]
     for k in range(args.launches):  # interleaved: plain, preloaded, none, plain, ...

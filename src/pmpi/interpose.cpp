@@ -44,9 +44,12 @@ Path first_path(Operation op, MPI_Comm comm, Context*& context) {
   return route(comm, context);
 }
 
-// `path`, or Path::size when the call moves more than the bound of `which`.
+// `path`, or Path::size / Path::small when the call moves more / fewer bytes than the
+// bounds of `which`.
 Path within_bound(Path path, Operation which, std::size_t bytes) {
-  return path == Path::hympi && bytes > settings().max_bytes[std::size_t(which)] ? Path::size : path;
+  if (path != Path::hympi) return path;
+  const Bounds& b = settings().bounds[std::size_t(which)];
+  return bytes > b.max ? Path::size : bytes < b.min ? Path::small : path;
 }
 
 // The path of a reduction, its hympi type and op; counts the call.
@@ -94,7 +97,7 @@ int neighbor_alltoall(Operation which, const Blocks& send, const Blocks& recv, M
     slot = &neighbor_slot(comm);
     if (!slot->exchange && slot->blocked == Path::hympi) {
       Inside inside;
-      slot->blocked = NeighborExchange::eligible(comm, send, recv, settings().max_bytes[std::size_t(which)]);
+      slot->blocked = NeighborExchange::eligible(comm, send, recv, settings().bounds[std::size_t(which)].max);
     }
     path = slot->blocked;
   }
@@ -103,7 +106,7 @@ int neighbor_alltoall(Operation which, const Blocks& send, const Blocks& recv, M
   return run(comm, [&] {
     if (!slot->exchange)
       slot->exchange = std::make_unique<NeighborExchange>(*context, comm, send, recv,
-                                                          settings().max_bytes[std::size_t(which)]);
+                                                          settings().bounds[std::size_t(which)].max);
     slot->exchange->exchange(send, recv);
   });
 }

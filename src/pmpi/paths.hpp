@@ -29,10 +29,11 @@ enum class Path : uint8_t {
   datatype,           // not a predefined type hympi reduces (or moves, for a broadcast)
   op,                 // not MPI_SUM, MPI_PROD, MPI_MIN or MPI_MAX
   size,               // larger than the size up to which hympi was measured faster
+  small,              // smaller than the size from which hympi was measured faster
   topology,           // neighbourhood calls: not a distributed graph or Cartesian grid, or a
                       // neighbour repeated or this rank itself (on some rank)
 };
-inline constexpr std::size_t kPaths = 12;
+inline constexpr std::size_t kPaths = 13;
 inline constexpr std::array<const char*, kPaths> kPathNames = {
     "hympi",
     "MPI: disabled by HYMPI_PMPI",
@@ -45,6 +46,7 @@ inline constexpr std::array<const char*, kPaths> kPathNames = {
     "MPI: datatype",
     "MPI: reduction operation",
     "MPI: above HYMPI_PMPI_MAX_BYTES",
+    "MPI: below HYMPI_PMPI_MIN_BYTES",
     "MPI: topology",
 };
 

@@ -3,6 +3,7 @@
 
 #include <mpi.h>
 
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -58,15 +59,28 @@ Settings read() {
       refuse(std::string("HYMPI_PMPI_AFTER='") + v + "': expected a count of calls >= 0 (0: from the first call)");
     s.after = n;
   }
-  if (const char* v = std::getenv("HYMPI_PMPI_MAX_BYTES")) {
+  char version[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+  int length = 0;
+  PMPI_Get_library_version(version, &length);
+  s.measured = measured_for(version);
+  if (s.measured) s.bounds = s.measured->bounds;
+  const char* max = std::getenv("HYMPI_PMPI_MAX_BYTES");
+  const char* min = std::getenv("HYMPI_PMPI_MIN_BYTES");
+  if (max || min) s.measured = nullptr;
+  if (max) {
     char* end = nullptr;
-    const long long n = std::strtoll(v, &end, 10);
-    if (std::strcmp(v, "unlimited") == 0)
-      s.max_bytes.fill(kUnlimited);
-    else if (end == v || *end != '\0' || n < 0)
-      refuse(std::string("HYMPI_PMPI_MAX_BYTES='") + v + "': expected bytes per rank >= 0, or unlimited");
-    else
-      s.max_bytes.fill(std::size_t(n));
+    const long long n = std::strtoll(max, &end, 10);
+    const bool unlimited = std::strcmp(max, "unlimited") == 0;
+    if (!unlimited && (end == max || *end != '\0' || n < 0))
+      refuse(std::string("HYMPI_PMPI_MAX_BYTES='") + max + "': expected bytes per rank >= 0, or unlimited");
+    for (Bounds& b : s.bounds) b.max = unlimited ? kUnlimited : std::size_t(n);
+  }
+  if (min) {
+    char* end = nullptr;
+    const long long n = std::strtoll(min, &end, 10);
+    if (end == min || *end != '\0' || n < 0)
+      refuse(std::string("HYMPI_PMPI_MIN_BYTES='") + min + "': expected bytes per rank >= 0 (0: every size through hympi)");
+    for (Bounds& b : s.bounds) b.min = std::size_t(n);
   }
   if (const char* v = std::getenv("HYMPI_PMPI_REPORT")) {
     if (std::strcmp(v, "0") != 0 && std::strcmp(v, "1") != 0)
@@ -80,6 +94,17 @@ Settings read() {
 }
 
 }  // namespace
+
+const Measured* measured_for(const char* library_version) {
+  for (const Measured& m : kMeasured) {
+    const std::size_t n = std::strlen(m.family);
+    if (std::strncmp(library_version, m.family, n) != 0) continue;
+    const char* p = library_version + n;  // " v4.1.4, ..." or " Version:\t4.0.2 ..."
+    while (*p && !std::isdigit(static_cast<unsigned char>(*p))) ++p;
+    if (std::atoi(p) == m.major) return &m;
+  }
+  return nullptr;
+}
 
 const Settings& settings() {
   static const Settings s = read();

@@ -6,10 +6,13 @@
 //              BENCHMARKS.md: a program opts in)
 //   HYMPI_PMPI_AFTER=N  a communicator's Context is made at its (N+1)-th intercepted call
 //                       (default 1000: about what a Context's set-up costs in calls saved)
-//   HYMPI_PMPI_MAX_BYTES=N  calls moving more than N bytes per rank go to MPI (default:
-//                       per operation, the sizes up to which hympi was measured faster,
-//                       kMeasuredMaxBytes; "unlimited" for none); for a neighbourhood call,
-//                       each message above N bytes goes by MPI, the others through hympi
+//   HYMPI_PMPI_MAX_BYTES=N  calls moving more than N bytes per rank go to MPI ("unlimited"
+//                       for none); for a neighbourhood call, each message above N bytes
+//                       goes by MPI, the others through hympi
+//   HYMPI_PMPI_MIN_BYTES=N  bcast, reduce and allreduce calls moving fewer than N bytes per
+//                       rank go to MPI (0 for none)
+//                       Without them, each operation is served at the sizes where hympi was
+//                       measured faster than this MPI library (kMeasured below)
 //   HYMPI_PMPI_REPORT=1 rank 0 prints, at MPI_Finalize, where the calls went
 // A malformed value stops the job (MPI_Abort) with a message that names it.
 #pragma once
@@ -23,11 +26,33 @@
 namespace hympi::pmpi {
 
 inline constexpr std::size_t kUnlimited = std::numeric_limits<std::size_t>::max();
-// Up to these bytes per rank (per message for the neighbourhood calls) hympi was measured
-// faster than the MPI's own call, by Operation (bench/scripts/pmpi_compare.py, BENCHMARKS.md
-// "Unchanged MPI programs under libhympi_pmpi").
-inline constexpr std::array<std::size_t, kOperations> kMeasuredMaxBytes = {kUnlimited, 16384, 16384,
-                                                                           kUnlimited, 16384, 16384};
+
+/// Bytes per rank (per message for the neighbourhood calls) served through hympi.
+struct Bounds {
+  std::size_t min = 0, max = kUnlimited;  // served when min <= bytes <= max
+};
+inline constexpr Bounds kAll{}, kNone{kUnlimited, 0}, k512To16K{512, 16384}, kTo16K{0, 16384};
+
+/// Where hympi was measured faster than the MPI's own call, per MPI library and Operation
+/// (barrier, bcast, reduce, allreduce, neighbor_alltoall, neighbor_alltoallv): 2 ranks,
+/// hympi-osu-probe preloaded against plain, 5 launches (BENCHMARKS.md, "Small and large
+/// broadcasts and reductions per MPI"). A library not in the table gets kUnmeasured, where
+/// every measured one was faster.
+struct Measured {
+  const char* family;  // MPI_Get_library_version begins "Open MPI v<major>" or "MPICH Version: <major>"
+  int major;
+  std::array<Bounds, kOperations> bounds;
+};
+inline constexpr Measured kMeasured[] = {
+    {"Open MPI", 4, {kAll, k512To16K, k512To16K, kAll, kTo16K, kTo16K}},
+    {"Open MPI", 5, {kAll, k512To16K, k512To16K, kAll, kTo16K, kTo16K}},
+    {"MPICH", 4, {kAll, kNone, kAll, kAll, kTo16K, kTo16K}},
+    {"MPICH", 5, {kAll, Bounds{32768, kUnlimited}, kAll, kAll, kTo16K, kTo16K}},
+};
+inline constexpr std::array<Bounds, kOperations> kUnmeasured = {kAll, kNone, k512To16K, kAll, kTo16K, kTo16K};
+
+/// The row of kMeasured for an MPI_Get_library_version text, or null.
+const Measured* measured_for(const char* library_version);
 
 // What is intercepted without HYMPI_PMPI, by Operation.
 inline constexpr std::array<bool, kOperations> kDefaultOperations = {true, true, true, true, false, false};
@@ -35,7 +60,8 @@ inline constexpr std::array<bool, kOperations> kDefaultOperations = {true, true,
 struct Settings {
   std::array<bool, kOperations> intercepted = kDefaultOperations;  // by Operation
   long after = 1000;
-  std::array<std::size_t, kOperations> max_bytes = kMeasuredMaxBytes;  // by Operation
+  std::array<Bounds, kOperations> bounds = kUnmeasured;  // by Operation
+  const Measured* measured = nullptr;  // the row bounds came from, if neither variable is set
   bool report = false;
   bool thread_multiple = false;  // the program runs at MPI_THREAD_MULTIPLE
 };
