@@ -66,7 +66,10 @@ Settings read() {
   if (s.measured) s.bounds = s.measured->bounds;
   const char* max = std::getenv("HYMPI_PMPI_MAX_BYTES");
   const char* min = std::getenv("HYMPI_PMPI_MIN_BYTES");
-  if (max || min) s.measured = nullptr;
+  if (max || min) {  // either replaces the table: one range for every operation
+    s.measured = nullptr;
+    s.bounds.fill(kAll);
+  }
   if (max) {
     char* end = nullptr;
     const long long n = std::strtoll(max, &end, 10);

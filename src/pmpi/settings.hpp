@@ -11,8 +11,9 @@
 //                       goes by MPI, the others through hympi
 //   HYMPI_PMPI_MIN_BYTES=N  bcast, reduce and allreduce calls moving fewer than N bytes per
 //                       rank go to MPI (0 for none)
-//                       Without them, each operation is served at the sizes where hympi was
-//                       measured faster than this MPI library (kMeasured below)
+//                       Without either, each operation is served at the sizes where hympi
+//                       was measured faster than this MPI library (kMeasured below); with
+//                       one or both, every operation is served from MIN (0) to MAX (unlimited)
 //   HYMPI_PMPI_REPORT=1 rank 0 prints, at MPI_Finalize, where the calls went
 // A malformed value stops the job (MPI_Abort) with a message that names it.
 #pragma once
