@@ -122,7 +122,7 @@ using hympi::pmpi::Path;
 extern "C" {
 
 int MPI_Barrier(MPI_Comm comm) {
-  if (Inside::now()) return PMPI_Barrier(comm);
+  if (Inside::now() || hympi::pmpi::straight_to_mpi(Operation::barrier)) return PMPI_Barrier(comm);
   Context* context;
   const Path path = hympi::pmpi::first_path(Operation::barrier, comm, context);
   hympi::pmpi::count_call(Operation::barrier, path);
@@ -131,7 +131,7 @@ int MPI_Barrier(MPI_Comm comm) {
 }
 
 int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
-  if (Inside::now()) return PMPI_Bcast(buffer, count, datatype, root, comm);
+  if (Inside::now() || hympi::pmpi::straight_to_mpi(Operation::bcast)) return PMPI_Bcast(buffer, count, datatype, root, comm);
   Context* context;
   Path path = hympi::pmpi::first_path(Operation::bcast, comm, context);
   std::optional<hympi::pmpi::Words> words;
@@ -147,7 +147,7 @@ int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
 
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                MPI_Comm comm) {
-  if (Inside::now()) return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+  if (Inside::now() || hympi::pmpi::straight_to_mpi(Operation::reduce)) return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
   Context* context;
   const auto r = hympi::pmpi::reduction(Operation::reduce, comm, datatype, op, count, context);
   if (r.path != Path::hympi) return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
@@ -159,7 +159,7 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datat
 }
 
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  if (Inside::now()) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+  if (Inside::now() || hympi::pmpi::straight_to_mpi(Operation::allreduce)) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
   Context* context;
   const auto r = hympi::pmpi::reduction(Operation::allreduce, comm, datatype, op, count, context);
   if (r.path != Path::hympi) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);

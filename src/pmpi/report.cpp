@@ -24,14 +24,7 @@ std::size_t cell(std::size_t op, std::size_t size, std::size_t path) { return (o
 
 }  // namespace
 
-bool counting() { return settings().report; }
-
-void count_call(Operation op, Path path, MPI_Datatype type, int count) {
-  if (counting()) count_bytes(op, path, bytes_of(type, count));
-}
-
 void count_bytes(Operation op, Path path, std::size_t bytes) {
-  if (!counting()) return;
   // relaxed: a tally read only at MPI_Finalize, after the threads that call MPI are done
   g_counts[cell(std::size_t(op), size_class(bytes), std::size_t(path))].fetch_add(1, std::memory_order_relaxed);
 }

@@ -8,17 +8,21 @@
 
 #include <cstddef>
 
+#include "pmpi/datatypes.hpp"
 #include "pmpi/paths.hpp"
+#include "pmpi/settings.hpp"
 
 namespace hympi::pmpi {
 
-/// Counts a call of `count` elements of `type` (none for a barrier) when HYMPI_PMPI_REPORT
-/// is set; else returns at once: the tally costs nothing a program does not print.
-void count_call(Operation op, Path path, MPI_Datatype type = MPI_DATATYPE_NULL, int count = 0);
-/// The same for a call of `bytes` per rank in all.
+/// Counts a call of `bytes` per rank in all (HYMPI_PMPI_REPORT set).
 void count_bytes(Operation op, Path path, std::size_t bytes);
 /// Whether calls are counted (HYMPI_PMPI_REPORT): then a caller sizes what count_bytes needs.
-bool counting();
+inline bool counting() { return settings().report; }
+/// Counts a call of `count` elements of `type` (none for a barrier) when HYMPI_PMPI_REPORT
+/// is set; else returns at once: the tally costs nothing a program does not print.
+inline void count_call(Operation op, Path path, MPI_Datatype type = MPI_DATATYPE_NULL, int count = 0) {
+  if (counting()) count_bytes(op, path, bytes_of(type, count));
+}
 /// Collective over MPI_COMM_WORLD (called from MPI_Finalize, before PMPI_Finalize).
 void print_report();
 

@@ -49,7 +49,9 @@ void parse_operations(const char* value, Settings& s) {
   }
 }
 
-Settings read() {
+}  // namespace
+
+Settings read_settings() {
   Settings s;
   if (const char* v = std::getenv("HYMPI_PMPI")) parse_operations(v, s);
   if (const char* v = std::getenv("HYMPI_PMPI_AFTER")) {
@@ -96,8 +98,6 @@ Settings read() {
   return s;
 }
 
-}  // namespace
-
 const Measured* measured_for(const char* library_version) {
   for (const Measured& m : kMeasured) {
     const std::size_t n = std::strlen(m.family);
@@ -109,9 +109,5 @@ const Measured* measured_for(const char* library_version) {
   return nullptr;
 }
 
-const Settings& settings() {
-  static const Settings s = read();
-  return s;
-}
 
 }  // namespace hympi::pmpi

@@ -67,7 +67,21 @@ struct Settings {
   bool thread_multiple = false;  // the program runs at MPI_THREAD_MULTIPLE
 };
 
-/// Read at the first call (after MPI_Init: it asks MPI for the thread level).
-const Settings& settings();
+/// Reads the environment (once: settings() keeps the result).
+Settings read_settings();
+
+/// Read at the first call (after MPI_Init: it asks MPI for the thread level and library).
+/// Inline: every intercepted call reads it, a falling-through one first of all.
+inline const Settings& settings() {
+  static const Settings s = read_settings();
+  return s;
+}
+
+/// A call of `op` that goes to MPI at once: not intercepted, or an MPI_THREAD_MULTIPLE
+/// program, and no report to count it in.
+inline bool straight_to_mpi(Operation op) {
+  const Settings& s = settings();
+  return !s.report && (!s.intercepted[std::size_t(op)] || s.thread_multiple);
+}
 
 }  // namespace hympi::pmpi
