@@ -43,10 +43,11 @@ struct Options {
   BarrierAlgorithm barrier = BarrierAlgorithm::dissemination;
   MemoryOrders orders = MemoryOrders::tuned;
   /// Per-rank shared buffer of the collectives (HYMPI_COLL_BUFFER, bytes); larger counts
-  /// go through it in chunks. 1 MiB: a 1 MiB allreduce in one chunk (0.81-0.83 of
-  /// MPI_Allreduce on application data against 0.86-0.96 with 256 KiB; BENCHMARKS.md), at
-  /// the cost of 1 MiB of shared memory per rank and Context.
-  std::size_t collective_buffer_bytes = 1024 * 1024;
+  /// go through it in chunks. 256 KiB: a group's first Context populates it at set-up
+  /// (0.46-0.48 ms at 2 ranks, against 1.0-1.4 ms with 1 MiB), and the 1 MiB allreduce is
+  /// as fast in chunks of it (0.85 of MPI_Allreduce on application data, 0.87 with 1 MiB;
+  /// BENCHMARKS.md, "Set-up cost of a Context and a Halo").
+  std::size_t collective_buffer_bytes = 256 * 1024;
   /// Check across nodes that every rank called the same collective with the same
   /// arguments (HYMPI_VERIFY=0 saves one small MPI_Allreduce among node leaders per call;
   /// the check inside a node is always on and free).

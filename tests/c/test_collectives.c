@@ -55,14 +55,14 @@ static void check_options(void) {
   CHECK_OK(hympi_options_default(&o));
   CHECK(o.node_size == 0 && o.wait == HYMPI_WAIT_ADAPTIVE && o.timeout_s == 600.0 && o.tree == HYMPI_TREE_KARY &&
         o.tree_arity == 4 && o.topology_aware == 1 && o.barrier == HYMPI_BARRIER_DISSEMINATION &&
-        o.orders == HYMPI_ORDERS_TUNED && o.collective_buffer_bytes == 1024 * 1024 && o.verify == 1 &&
+        o.orders == HYMPI_ORDERS_TUNED && o.collective_buffer_bytes == 256 * 1024 && o.verify == 1 &&
         o.single_copy_bytes == 1024 * 1024);
 
   char text[256];
   size_t length = 0;
   CHECK_OK(hympi_options_describe(&o, text, sizeof text, &length));
   CHECK(strcmp(text, "node_size=physical wait=adaptive timeout=600s tree=kary:4 barrier=dissemination orders=tuned "
-                     "coll_buffer=1048576 verify=on single_copy=1048576") == 0);
+                     "coll_buffer=262144 verify=on single_copy=1048576") == 0);
   CHECK(length == strlen(text));
   char small[10];
   size_t full = 0;
