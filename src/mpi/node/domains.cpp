@@ -2,6 +2,8 @@
 #include "mpi/node/domains.hpp"
 
 #include <hwloc.h>
+#include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <map>
@@ -45,10 +47,21 @@ hwloc_topology_t machine() {
   return loaded.topology;
 }
 
+/// This thread may run on every online CPU: not bound (MPICH's launcher binds nothing
+/// unless asked). Its binding then spans every L3 cache, so my_domain() needs no hwloc:
+/// -1 groups the node as one domain, as the one domain of a machine with one L3 would.
+bool unbound() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  const long online = sysconf(_SC_NPROCESSORS_ONLN);
+  return sched_getaffinity(0, sizeof set, &set) == 0 && online > 0 && CPU_COUNT(&set) >= online;
+}
+
 /// Logical index of the L3 cache (or, lacking one, the package) that holds this
 /// process's whole CPU binding; -1 when the binding spans several, or is unknown. The
 /// binding is read at each call: a program may rebind between Contexts.
 int my_domain() {
+  if (unbound()) return -1;  // without loading hwloc (a process's first Context: ~4 ms)
   hwloc_topology_t topology = machine();
   if (!topology) return -1;
   int domain = -1;
