@@ -41,10 +41,11 @@ Context& context_of(MPI_Comm comm, bool* made) {
   mpi::check(MPI_Comm_set_attr(comm, g_key, context.get()), "MPI_Comm_set_attr (hympi Context)");
   Context& result = *context.release();
   *made = true;
+  if (g_held != MPI_COMM_NULL) return result;
   int relation = MPI_UNEQUAL;
   mpi::check(MPI_Comm_compare(comm, PETSC_COMM_WORLD, &relation), "MPI_Comm_compare (hympi Context)");
   // An SF's communicator is PETSc's own: this takes a reference, no new communicator.
-  if (g_held == MPI_COMM_NULL && relation == MPI_CONGRUENT && PetscCommDuplicate(comm, &g_held, nullptr) != 0)
+  if (relation == MPI_CONGRUENT && PetscCommDuplicate(comm, &g_held, nullptr) != 0)
     throw Error("hympi: PetscCommDuplicate failed on the communicator of a PetscSF of type hympi");
   return result;
 }

@@ -57,6 +57,19 @@ PetscErrorCode guarded(PetscSF sf, F f) {
   }
 }
 
+/// My leaves grouped by root rank (PetscSFSetUpRanks) are `inner`'s arrays, not a second
+/// copy (that was 8 % of a short scatter's cost): PETSc's generic PetscSFGetRootRanks and
+/// PetscSFView read them from the SF's own fields. Null unhooks them (reset(), before
+/// PETSc's reset would free them and the inner SF goes with its own).
+void share_root_ranks(PetscSF sf, PetscSF inner) {
+  sf->nranks = inner ? inner->nranks : -1;
+  sf->ndranks = inner ? inner->ndranks : 0;
+  sf->ranks = inner ? inner->ranks : nullptr;
+  sf->roffset = inner ? inner->roffset : nullptr;
+  sf->rmine = inner ? inner->rmine : nullptr;
+  sf->rremote = inner ? inner->rremote : nullptr;
+}
+
 PetscErrorCode set_up(PetscSF sf) {
   SfHympi& h = data(sf);
   MPI_Comm comm = PetscObjectComm((PetscObject)sf);
@@ -73,16 +86,7 @@ PetscErrorCode set_up(PetscSF sf) {
   PetscCall(PetscSFSetGraph(h.inner, nroots, nleaves, const_cast<PetscInt*>(ilocal), PETSC_COPY_VALUES,
                             const_cast<PetscSFNode*>(iremote), PETSC_COPY_VALUES));
   PetscCall(PetscSFSetUp(h.inner));
-  // My leaves grouped by root rank (PetscSFSetUpRanks): the inner SF's arrays, not a second
-  // copy (that was 8 % of a short scatter's cost). PETSc's generic PetscSFGetRootRanks and
-  // PetscSFView read them from the SF's own fields; reset() unhooks them before PETSc's
-  // reset would free them.
-  sf->nranks = h.inner->nranks;
-  sf->ndranks = h.inner->ndranks;
-  sf->ranks = h.inner->ranks;
-  sf->roffset = h.inner->roffset;
-  sf->rmine = h.inner->rmine;
-  sf->rremote = h.inner->rremote;
+  share_root_ranks(sf, h.inner);
   // The switch happens at the same broadcast on every rank only with the same settings:
   // options that differ between ranks (PETSC_OPTIONS, a per-rank options file) are an
   // error on every rank here, not a hang at the switch.
@@ -130,10 +134,7 @@ PetscErrorCode reset(PetscSF sf) {
   PetscCheck(!h.exchange || !h.exchange->busy(), PetscObjectComm((PetscObject)sf), PETSC_ERR_ARG_WRONGSTATE,
              "PetscSF hympi: a broadcast has not been ended (PetscSFBcastEnd) before the SF is reset or destroyed");
   h.exchange.reset();  // collective, as PetscSFReset is
-  sf->nranks = -1;     // the inner SF's arrays (set_up), freed with it
-  sf->ndranks = 0;
-  sf->ranks = nullptr;
-  sf->roffset = sf->rmine = sf->rremote = nullptr;
+  share_root_ranks(sf, nullptr);
   PetscCall(PetscSFDestroy(&h.inner));
   PetscFunctionReturn(0);
 }

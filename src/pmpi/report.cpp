@@ -6,7 +6,6 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <vector>
 
 #include "pmpi/datatypes.hpp"
@@ -38,11 +37,11 @@ void print_report() {
   PMPI_Reduce(mine.data(), all.data(), int(kCells), MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
   if (rank != 0) return;
   std::printf("# hympi_pmpi: intercepted calls of %d ranks, by operation, bytes per rank and path\n", size);
-  const bool set = std::getenv("HYMPI_PMPI_MIN_BYTES") || std::getenv("HYMPI_PMPI_MAX_BYTES");
   if (const Measured* m = settings().measured)
     std::printf("# sizes served: where hympi was measured faster than %s %d\n", m->family, m->major);
   else
-    std::printf("# sizes served: %s\n", set ? "HYMPI_PMPI_MIN_BYTES / HYMPI_PMPI_MAX_BYTES"
+    std::printf("# sizes served: %s\n", settings().bounds_set
+                                             ? "HYMPI_PMPI_MIN_BYTES / HYMPI_PMPI_MAX_BYTES"
                                              : "where hympi was measured faster than every MPI measured (not this one)");
   std::printf("# %-22s %-11s %-40s %12s\n", "operation", "size", "path", "calls");
   for (std::size_t op = 0; op < kOps; ++op)

@@ -49,18 +49,21 @@ void parse_operations(const char* value, Settings& s) {
   }
 }
 
+/// `value` of variable `name` as a count >= 0; else stops the job: "<name>='<value>': expected <expected>".
+long long count_of(const char* name, const char* value, const char* expected) {
+  char* end = nullptr;
+  const long long n = std::strtoll(value, &end, 10);
+  if (end == value || *end != '\0' || n < 0) refuse(std::string(name) + "='" + value + "': expected " + expected);
+  return n;
+}
+
 }  // namespace
 
 Settings read_settings() {
   Settings s;
   if (const char* v = std::getenv("HYMPI_PMPI")) parse_operations(v, s);
-  if (const char* v = std::getenv("HYMPI_PMPI_AFTER")) {
-    char* end = nullptr;
-    const long n = std::strtol(v, &end, 10);
-    if (end == v || *end != '\0' || n < 0)
-      refuse(std::string("HYMPI_PMPI_AFTER='") + v + "': expected a count of calls >= 0 (0: from the first call)");
-    s.after = n;
-  }
+  if (const char* v = std::getenv("HYMPI_PMPI_AFTER"))
+    s.after = long(count_of("HYMPI_PMPI_AFTER", v, "a count of calls >= 0 (0: from the first call)"));
   char version[MPI_MAX_LIBRARY_VERSION_STRING] = "";
   int length = 0;
   PMPI_Get_library_version(version, &length);
@@ -70,22 +73,14 @@ Settings read_settings() {
   const char* min = std::getenv("HYMPI_PMPI_MIN_BYTES");
   if (max || min) {  // either replaces the table: one range for every operation
     s.measured = nullptr;
-    s.bounds.fill(kAll);
-  }
-  if (max) {
-    char* end = nullptr;
-    const long long n = std::strtoll(max, &end, 10);
-    const bool unlimited = std::strcmp(max, "unlimited") == 0;
-    if (!unlimited && (end == max || *end != '\0' || n < 0))
-      refuse(std::string("HYMPI_PMPI_MAX_BYTES='") + max + "': expected bytes per rank >= 0, or unlimited");
-    for (Bounds& b : s.bounds) b.max = unlimited ? kUnlimited : std::size_t(n);
-  }
-  if (min) {
-    char* end = nullptr;
-    const long long n = std::strtoll(min, &end, 10);
-    if (end == min || *end != '\0' || n < 0)
-      refuse(std::string("HYMPI_PMPI_MIN_BYTES='") + min + "': expected bytes per rank >= 0 (0: every size through hympi)");
-    for (Bounds& b : s.bounds) b.min = std::size_t(n);
+    s.bounds_set = true;
+    const Bounds set{min ? std::size_t(count_of("HYMPI_PMPI_MIN_BYTES", min,
+                                                "bytes per rank >= 0 (0: every size through hympi)"))
+                         : 0,
+                     !max || std::strcmp(max, "unlimited") == 0
+                         ? kUnlimited
+                         : std::size_t(count_of("HYMPI_PMPI_MAX_BYTES", max, "bytes per rank >= 0, or unlimited"))};
+    s.bounds.fill(set);
   }
   if (const char* v = std::getenv("HYMPI_PMPI_REPORT")) {
     if (std::strcmp(v, "0") != 0 && std::strcmp(v, "1") != 0)

@@ -63,6 +63,7 @@ struct Settings {
   long after = 1000;
   std::array<Bounds, kOperations> bounds = kUnmeasured;  // by Operation
   const Measured* measured = nullptr;  // the row bounds came from, if neither variable is set
+  bool bounds_set = false;             // HYMPI_PMPI_MIN_BYTES / _MAX_BYTES replaced the table
   bool report = false;
   bool thread_multiple = false;  // the program runs at MPI_THREAD_MULTIPLE
 };
