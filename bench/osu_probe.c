@@ -14,6 +14,9 @@
  *               4 KiB - 256 KiB: the bare exchange under a flat-MPI ghost update
  *   neighbor    MPI_Neighbor_alltoallv of bytes to each ring neighbour, on a distributed
  *               graph of the ring, 8 B - 256 KiB per neighbour
+ *   neighbor_init  the same exchange as an MPI-4 persistent request, made once per size
+ *               (MPI_Neighbor_alltoallv_init, in the warm-up), each call MPI_Start +
+ *               MPI_Wait (where the MPI has it: MPI-4, Open MPI 5)
  *
  * Like OSU's, it sends unchanged buffers (cache-resident data). Preloaded with
  * libhympi_pmpi it times the same calls through hympi (bench/scripts/pmpi_compare.py).
@@ -60,6 +63,25 @@ static void neighbor(size_t bytes) {
   int counts[2] = {(int)bytes, (int)bytes}, displs[2] = {0, (int)bytes};
   MPI_Neighbor_alltoallv(out, counts, displs, MPI_BYTE, in, counts, displs, MPI_BYTE, ring);
 }
+
+#if MPI_VERSION >= 4 || (defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION >= 5)
+#define PERSISTENT_NEIGHBOR 1
+static MPI_Request persistent = MPI_REQUEST_NULL;
+static size_t persistent_bytes = 0;
+
+static void neighbor_init(size_t bytes) {
+  if (bytes != persistent_bytes) { /* the first call of a size: in the warm-up on every rank */
+    if (persistent != MPI_REQUEST_NULL) MPI_Request_free(&persistent);
+    static int counts[2], displs[2];
+    counts[0] = counts[1] = displs[1] = (int)bytes;
+    MPI_Neighbor_alltoallv_init(out, counts, displs, MPI_BYTE, in, counts, displs, MPI_BYTE, ring, MPI_INFO_NULL,
+                                &persistent);
+    persistent_bytes = bytes;
+  }
+  MPI_Start(&persistent);
+  MPI_Wait(&persistent, MPI_STATUS_IGNORE);
+}
+#endif
 
 static void make_ring(void) {
   int peers[2] = {(rank + 1) % size, (rank + size - 1) % size}, weights[2] = {1, 1};
@@ -114,6 +136,11 @@ int main(int argc, char** argv) {
     make_ring();
     for (size_t i = 0; i + 1 < sizeof allreduce_bytes / sizeof *allreduce_bytes; ++i)
       run("neighbor", neighbor, allreduce_bytes[i]);
+#ifdef PERSISTENT_NEIGHBOR
+    for (size_t i = 0; i + 1 < sizeof allreduce_bytes / sizeof *allreduce_bytes; ++i)
+      run("neighbor_init", neighbor_init, allreduce_bytes[i]);
+    MPI_Request_free(&persistent);
+#endif
     MPI_Comm_free(&ring);
   }
   free(out);

@@ -261,6 +261,10 @@ class Halo {
   /// argument checks failed; begin/end/update do it themselves when theirs fail. Local.
   void refuse(const std::string& reason);
   void begin_buffers();
+  /// Between begin_buffers() and end_buffers(): whether every message of this update is
+  /// in, so that end_buffers() waits for no neighbour. Local (it drives MPI's progress for
+  /// MPI's messages); for strategies shm and flat_mpi (automatic: when it chose one of them).
+  bool test_buffers();
   void end_buffers();
   template <class T> std::span<T> send_buffer(int neighbor) {
     check_type(datatype_of<T>());

@@ -28,6 +28,7 @@ constexpr Rule kRules[] = {
     {HaloCall::end_buffers, "end_buffers()", HaloMode::buffers, bit(Phase::in_flight), Phase::received},
     {HaloCall::send_buffer, "send_buffer()", HaloMode::buffers, bit(Phase::filling), Phase::filling},
     {HaloCall::recv_buffer, "recv_buffer()", HaloMode::buffers, bit(Phase::received), Phase::received},
+    {HaloCall::test_buffers, "test_buffers()", HaloMode::buffers, bit(Phase::in_flight), Phase::in_flight},
 };
 
 constexpr const Rule& rule(HaloCall call) { return kRules[std::size_t(call)]; }

@@ -6,6 +6,7 @@
 // Zero-copy buffers:
 //   idle | received -> acquire() -> filling (send_buffer) -> begin_buffers() -> in_flight
 //   -> end_buffers() -> received (recv_buffer) -> acquire() ...
+//   (test_buffers() while in_flight, which it leaves as it is)
 // A call out of order (or of the other mode) throws hympi::Error on the rank that made it,
 // before anything is sent; the Halo (halo.cpp) then refuses the update, so that the ranks
 // waiting for this one's part of it fail with the error too (halo/refusal.hpp).
@@ -18,7 +19,7 @@
 namespace hympi::halo {
 
 enum class HaloCall : uint8_t {
-  begin, end, begin_apart, end_apart, acquire, begin_buffers, end_buffers, send_buffer, recv_buffer
+  begin, end, begin_apart, end_apart, acquire, begin_buffers, end_buffers, send_buffer, recv_buffer, test_buffers
 };
 
 class CallOrder {

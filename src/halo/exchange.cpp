@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "halo/exchange.hpp"
 
+#include "hympi/types.hpp"
+
 namespace hympi::halo {
+
+bool Exchange::arrived() {  // Halo::test_buffers() refuses the other strategies first
+  throw Error("hympi: internal: Exchange::arrived() called on a part without it");
+}
 
 void PeerPlan::pack_fields(std::span<const void* const> send, std::byte* buffer) const {
   for (const void* v : send) {

@@ -64,6 +64,9 @@ class Exchange {
   virtual ~Exchange() = default;
   virtual void begin(Arrays arrays) = 0;
   virtual void end(Arrays arrays) = 0;
+  /// After begin: whether end() would wait for no neighbour (local; MPI parts test their
+  /// requests). The parts of shm and flat_mpi have it (Halo::test_buffers allows no other).
+  virtual bool arrived();
   /// The messages this part sends per update (deterministic: from the plans).
   virtual HaloStats stats() const = 0;
   /// Before the Halo is freed (collective): receives still in flight, from an update a

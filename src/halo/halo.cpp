@@ -130,6 +130,17 @@ void Halo::begin_buffers() {
   impl_->guarded(HaloCall::begin_buffers, [&] { impl_->parts.begin({}); });
 }
 
+bool Halo::test_buffers() {
+  bool in = false;
+  impl_->guarded(HaloCall::test_buffers, [&] {
+    if (impl_->strategy != Strategy::shm && impl_->strategy != Strategy::flat_mpi)  // this rank's mistake alone
+      throw Error("hympi: Halo::test_buffers() is for the strategies shm and flat_mpi; end_buffers() completes the "
+                  "others");
+    in = impl_->parts.arrived();
+  });
+  return in;
+}
+
 void Halo::end_buffers() {
   impl_->guarded(HaloCall::end_buffers, [&] { impl_->parts.end({}); });
 }

@@ -70,6 +70,13 @@ void HaloParts::end(Arrays arrays) {
   for (auto it = parts_.rbegin(); it != parts_.rend(); ++it) (*it)->end(arrays);
 }
 
+bool HaloParts::arrived() {
+  refusals_->check();  // a refusal ends a poll as it ends a wait
+  for (auto& part : parts_)
+    if (!part->arrived()) return false;
+  return true;
+}
+
 void HaloParts::update(Arrays arrays) {
   begin(arrays);
   end(arrays);

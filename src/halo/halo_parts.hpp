@@ -42,6 +42,9 @@ class HaloParts {
   void begin(Arrays arrays);
   void end(Arrays arrays);
   void update(Arrays arrays);
+  /// After begin: whether every part's messages of this call are in (Exchange::arrived);
+  /// throws Refused when a refusal reached this rank, as a wait would.
+  bool arrived();
   /// This rank takes no part in the update: every rank that waits for it throws `message`.
   void refuse(const std::string& message) { refusals_->post(message); }
 

@@ -76,6 +76,17 @@ class MpiExchange final : public Exchange {
     mpi::wait_all(send_requests_, wait_, {send_site_.c_str(), world_rank_, first_to_});
   }
 
+  bool arrived() override {
+    int in = 1, sent = 1;
+    if (!recv_requests_.empty())
+      mpi::check(MPI_Testall(int(recv_requests_.size()), recv_requests_.data(), &in, MPI_STATUSES_IGNORE),
+                 "MPI_Testall (receives)");
+    if (in && !send_requests_.empty())
+      mpi::check(MPI_Testall(int(send_requests_.size()), send_requests_.data(), &sent, MPI_STATUSES_IGNORE),
+                 "MPI_Testall (sends)");
+    return in && sent;  // completed requests are inactive: end()'s waits return at once
+  }
+
   HaloStats stats() const override { return peer_stats(peers_, fields_); }
   void cancel_receives() override { mpi::cancel_receives(recv_requests_); }
 

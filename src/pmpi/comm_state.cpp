@@ -7,6 +7,7 @@
 #include "mpi/support/internal_comm.hpp"
 #include "pmpi/inside.hpp"
 #include "pmpi/neighbor.hpp"
+#include "pmpi/persistent.hpp"
 #include "pmpi/settings.hpp"
 
 namespace hympi::pmpi {
@@ -71,16 +72,25 @@ CommState* state_of(MPI_Comm comm) {
 }  // namespace
 
 NeighborSlot::NeighborSlot() = default;
-NeighborSlot::~NeighborSlot() = default;
+NeighborSlot::~NeighborSlot() {
+  persistent.clear();
+  exchange.reset();
+  if (side_ != MPI_COMM_NULL) PMPI_Comm_free(&side_);
+}
 
-Path route(MPI_Comm comm, Context*& context) {
+MPI_Comm NeighborSlot::side(MPI_Comm comm) {
+  if (side_ == MPI_COMM_NULL) PMPI_Comm_dup(comm, &side_);
+  return side_;
+}
+
+Path route(MPI_Comm comm, Context*& context, bool now) {
   context = nullptr;
   CommState* state = state_of(comm);
   if (!state) return Path::invalid;
   CommState& s = *state;
   if (s.blocked != Path::hympi) return s.blocked;
   if (!s.context) {
-    if (++s.calls <= settings().after) return Path::warming_up;
+    if (++s.calls <= settings().after && !now) return Path::warming_up;
     try {
       Inside inside;
       s.context = std::make_unique<Context>(comm);

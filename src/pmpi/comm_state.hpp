@@ -15,6 +15,7 @@
 #include <mpi.h>
 
 #include <memory>
+#include <vector>
 
 #include "hympi/context.hpp"
 #include "pmpi/paths.hpp"
@@ -22,19 +23,33 @@
 namespace hympi::pmpi {
 
 class NeighborExchange;
+class PersistentNeighbor;
 /// A communicator's neighbourhood calls: Path::hympi until found unservable (then why),
-/// and the exchange made at the first served call.
+/// the exchange made at the first served blocking call, the persistent requests' (in the
+/// order made: the same on every rank), and the side communicator they share.
 struct NeighborSlot {
   Path blocked = Path::hympi;
   std::unique_ptr<NeighborExchange> exchange;
+  std::vector<std::unique_ptr<PersistentNeighbor>> persistent;
   NeighborSlot();
-  ~NeighborSlot();
+  ~NeighborSlot();  // collective: the exchanges, then the side communicator
+  NeighborSlot(const NeighborSlot&) = delete;
+  NeighborSlot& operator=(const NeighborSlot&) = delete;
+  /// Collective at the communicator's first exchange (a duplicate of comm); then local.
+  MPI_Comm side(MPI_Comm comm);
+  /// The tag of the next exchange made (the same on every rank: exchanges are made collectively).
+  int next_tag() { return tags_++ % 32768; }  // MPI_TAG_UB is at least 32767
+
+ private:
+  MPI_Comm side_ = MPI_COMM_NULL;
+  int tags_ = 0;
 };
 
 /// Counts this call on `comm` and returns where it goes: Path::hympi with `context` set,
 /// or the reason it falls through (no valid communicator, intercommunicator, hympi's own,
-/// warming up, set-up failed).
-Path route(MPI_Comm comm, Context*& context);
+/// warming up, set-up failed). `now`: no warming up (a persistent request's init, which
+/// promises many calls).
+Path route(MPI_Comm comm, Context*& context, bool now = false);
 /// The neighbourhood slot of `comm`, after route() gave Path::hympi for it.
 NeighborSlot& neighbor_slot(MPI_Comm comm);
 

@@ -28,6 +28,7 @@
 #include "pmpi/errors.hpp"
 #include "pmpi/inside.hpp"
 #include "pmpi/neighbor.hpp"
+#include "pmpi/persistent.hpp"
 #include "pmpi/report.hpp"
 #include "pmpi/settings.hpp"
 
@@ -36,12 +37,12 @@ namespace {
 
 // The path of a call on `comm` before its arguments are looked at; counts the call on
 // `comm` when the operation is intercepted.
-Path first_path(Operation op, MPI_Comm comm, Context*& context) {
+Path first_path(Operation op, MPI_Comm comm, Context*& context, bool now = false) {
   context = nullptr;
   const Settings& s = settings();
   if (!s.intercepted[std::size_t(op)]) return Path::disabled;
   if (s.thread_multiple) return Path::thread_multiple;
-  return route(comm, context);
+  return route(comm, context, now);
 }
 
 // `path`, or Path::size / Path::small when the call moves more / fewer bytes than the
@@ -105,11 +106,41 @@ int neighbor_alltoall(Operation which, const Blocks& send, const Blocks& recv, M
   if (path != Path::hympi) return fall_through(send, recv, comm);
   return run(comm, [&] {
     if (!slot->exchange)
-      slot->exchange = std::make_unique<NeighborExchange>(*context, comm, send, recv,
-                                                          settings().bounds[std::size_t(which)].max);
+      slot->exchange = std::make_unique<NeighborExchange>(
+          *context, comm, send, recv, settings().bounds[std::size_t(which)].max, slot->side(comm), slot->next_tag());
     slot->exchange->exchange(send, recv);
   });
 }
+
+#ifdef HYMPI_PMPI_PERSISTENT
+// A persistent neighbourhood request (persistent.hpp): hympi's when the communicator can
+// be served, decided collectively at its init (inits are collective), its Context made
+// there at once (no warming up: the request promises many calls); else MPI's own. A
+// served request is counted at each start, one left to MPI once, here.
+int neighbor_init(Operation which, const Blocks& send, const Blocks& recv, MPI_Comm comm, MPI_Info info,
+                  MPI_Request* request,
+                  int (*fall_through)(const Blocks&, const Blocks&, MPI_Comm, MPI_Info, MPI_Request*)) {
+  Context* context;
+  Path path = first_path(which, comm, context, true);
+  NeighborSlot* slot = nullptr;
+  const std::size_t max_bytes = settings().bounds[std::size_t(which)].max;
+  if (path == Path::hympi) {
+    slot = &neighbor_slot(comm);
+    Inside inside;
+    reclaim_freed(comm, *slot);
+    path = slot->blocked == Path::topology ? Path::topology : NeighborExchange::eligible(comm, send, recv, max_bytes);
+  }
+  if (path != Path::hympi) {
+    if (counting()) count_bytes(which, path, NeighborExchange::send_bytes(comm, send));
+    return fall_through(send, recv, comm, info, request);
+  }
+  *request = MPI_REQUEST_NULL;  // until made: a failed set-up leaves no request
+  return run(comm, [&] {
+    slot->persistent.push_back(
+        std::make_unique<PersistentNeighbor>(which, *context, *slot, comm, send, recv, max_bytes, request));
+  });
+}
+#endif
 
 }  // namespace
 }  // namespace hympi::pmpi
@@ -190,6 +221,38 @@ int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const in
                                        r.displs, r.type, c);
       });
 }
+
+#ifdef HYMPI_PMPI_PERSISTENT
+int MPI_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                               int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                               MPI_Request* request) {
+  if (Inside::now())
+    return PMPI_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
+                                       request);
+  return hympi::pmpi::neighbor_init(
+      Operation::neighbor_alltoall, {sendbuf, nullptr, nullptr, sendcount, sendtype},
+      {recvbuf, nullptr, nullptr, recvcount, recvtype}, comm, info, request,
+      [](const auto& s, const auto& r, MPI_Comm c, MPI_Info i, MPI_Request* q) {
+        return PMPI_Neighbor_alltoall_init(s.buffer, s.count, s.type, const_cast<void*>(r.buffer), r.count, r.type,
+                                           c, i, q);
+      });
+}
+
+int MPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  if (Inside::now())
+    return PMPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                                        recvtype, comm, info, request);
+  return hympi::pmpi::neighbor_init(
+      Operation::neighbor_alltoallv, {sendbuf, sendcounts, sdispls, 0, sendtype},
+      {recvbuf, recvcounts, rdispls, 0, recvtype}, comm, info, request,
+      [](const auto& s, const auto& r, MPI_Comm c, MPI_Info i, MPI_Request* q) {
+        return PMPI_Neighbor_alltoallv_init(s.buffer, s.counts, s.displs, s.type, const_cast<void*>(r.buffer),
+                                            r.counts, r.displs, r.type, c, i, q);
+      });
+}
+#endif
 
 int MPI_Finalize(void) {
   if (!Inside::now() && hympi::pmpi::settings().report) hympi::pmpi::print_report();

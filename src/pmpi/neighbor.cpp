@@ -12,7 +12,6 @@
 namespace hympi::pmpi {
 namespace {
 
-constexpr int kTag = 0;  // the side communicator carries nothing else
 constexpr std::size_t kHeader = 1;  // int64 words before a slot's payload
 
 struct Neighbors {
@@ -106,9 +105,16 @@ std::size_t NeighborExchange::send_bytes(MPI_Comm comm, const Blocks& send) {
   return bytes;
 }
 
+void NeighborExchange::degrees(MPI_Comm comm, int& in, int& out) {
+  bool topology = false;
+  const Neighbors n = neighbors_of(comm, topology);
+  in = int(n.sources.size());
+  out = int(n.destinations.size());
+}
+
 NeighborExchange::NeighborExchange(Context& context, MPI_Comm comm, const Blocks& send, const Blocks& recv,
-                                   std::size_t max_bytes)
-    : comm_(comm) {
+                                   std::size_t max_bytes, MPI_Comm side, int tag)
+    : comm_(comm), side_(side), tag_(tag) {
   bool topology = false;
   Neighbors n = neighbors_of(comm, topology);
   sources_ = std::move(n.sources);
@@ -142,20 +148,17 @@ NeighborExchange::NeighborExchange(Context& context, MPI_Comm comm, const Blocks
   const Pattern pattern =
       Pattern::from_lists_apart(context, send_points, recv_points, std::move(lists), 1, Datatype::int64);
   halo_ = std::make_unique<Halo>(pattern, Strategy::shm, 1, HaloMode::buffers);
-  PMPI_Comm_dup(comm, &side_);
 }
 
-NeighborExchange::~NeighborExchange() {
-  halo_.reset();  // collective, as the MPI_Comm_free that releases this
-  if (side_ != MPI_COMM_NULL) PMPI_Comm_free(&side_);
+NeighborExchange::~NeighborExchange() = default;  // the Halo's release is collective, as what releases this
+
+void NeighborExchange::note(const std::string& what) {
+  if (problem_.empty()) problem_ = what;
 }
 
-void NeighborExchange::exchange(const Blocks& send, const Blocks& recv) {
-  const TypeLayout st = layout_of(send.type), rt = layout_of(recv.type);
-  std::string problem;  // this rank's first, raised once every message is in
-  auto note = [&](const std::string& what) {
-    if (problem.empty()) problem = what;
-  };
+void NeighborExchange::start(const Blocks& send) {
+  const TypeLayout st = layout_of(send.type);
+  problem_.clear();
   requests_.clear();
   halo_->acquire();
   for (std::size_t i = 0; i < destinations_.size(); ++i) {
@@ -183,10 +186,14 @@ void NeighborExchange::exchange(const Blocks& send, const Blocks& recv) {
     } else {
       slot[0] = -1 - int64_t(bytes);
       requests_.emplace_back();
-      PMPI_Isend(from, count, send.type, destinations_[i], kTag, side_, &requests_.back());
+      PMPI_Isend(from, count, send.type, destinations_[i], tag_, side_, &requests_.back());
     }
   }
   halo_->begin_buffers();
+}
+
+void NeighborExchange::finish(const Blocks& recv) {
+  const TypeLayout rt = layout_of(recv.type);
   halo_->end_buffers();
   std::vector<char> discard;
   for (std::size_t j = 0; j < sources_.size(); ++j) {
@@ -203,11 +210,11 @@ void NeighborExchange::exchange(const Blocks& send, const Blocks& recv) {
            "differ between neighbours)");
       if (!in_slot) {  // received all the same: nothing is left behind in MPI
         discard.resize(std::max(discard.size(), bytes));
-        PMPI_Recv(discard.data(), int(bytes), MPI_BYTE, sources_[j], kTag, side_, MPI_STATUS_IGNORE);
+        PMPI_Recv(discard.data(), int(bytes), MPI_BYTE, sources_[j], tag_, side_, MPI_STATUS_IGNORE);
       }
     } else if (!in_slot) {
       requests_.emplace_back();
-      PMPI_Irecv(to, count, recv.type, sources_[j], kTag, side_, &requests_.back());
+      PMPI_Irecv(to, count, recv.type, sources_[j], tag_, side_, &requests_.back());
     } else if (rt.contiguous) {
       if (bytes) std::memcpy(to, slot.data() + kHeader, bytes);
     } else {
@@ -216,7 +223,7 @@ void NeighborExchange::exchange(const Blocks& send, const Blocks& recv) {
     }
   }
   PMPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
-  if (!problem.empty()) throw Error(problem);
+  if (!problem_.empty()) throw Error(problem_);
 }
 
 }  // namespace hympi::pmpi

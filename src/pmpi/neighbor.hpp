@@ -7,8 +7,12 @@
 //  - The topology never changes, so the Halo's neighbours are fixed; only counts change
 //    between calls. Every call runs one update of the Halo on every rank, so no rank needs
 //    to know what another chose: each message travels in its slot when it fits (header:
-//    its bytes), else by MPI on a private duplicate of the communicator (header: -1 - its
-//    bytes), a choice the sender makes alone and the receiver reads from the header.
+//    its bytes), else by MPI on the communicator's side duplicate under the exchange's own
+//    tag (header: -1 - its bytes), a choice the sender makes alone and the receiver reads
+//    from the header. One side communicator serves every exchange of a communicator.
+//  - A call is start() (the sends) then finish() (the receives), arrived() telling between
+//    them whether finish() would wait; the blocking call is both at once, a persistent
+//    request (persistent.hpp) runs them at MPI_Start and at its completion.
 //  - The receiver checks each header against its own count; a difference is an error on
 //    that rank, raised after every message of the call is received (none is left in MPI).
 //  - Whether a communicator is served is agreed once, collectively (PMPI_Allreduce): a
@@ -24,6 +28,7 @@
 #include <mpi.h>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "hympi/halo.hpp"
@@ -51,24 +56,43 @@ class NeighborExchange {
   static Path eligible(MPI_Comm comm, const Blocks& send, const Blocks& recv, std::size_t max_bytes);
   /// The bytes of this rank's send blocks in all, one per out-neighbour (the report's size).
   static std::size_t send_bytes(MPI_Comm comm, const Blocks& send);
+  /// How many blocks each side of a call on comm has (in: receive, out: send).
+  static void degrees(MPI_Comm comm, int& in, int& out);
   /// Collective over comm (after eligible): the Halo, with slots sized by this call's
   /// counts (at most `max_bytes` each); throws hympi::Error on every rank where the
-  /// counts of two neighbours disagree.
-  NeighborExchange(Context& context, MPI_Comm comm, const Blocks& send, const Blocks& recv, std::size_t max_bytes);
+  /// counts of two neighbours disagree. `side` (a duplicate of comm) and `tag` carry the
+  /// messages that do not fit their slot.
+  NeighborExchange(Context& context, MPI_Comm comm, const Blocks& send, const Blocks& recv, std::size_t max_bytes,
+                   MPI_Comm side, int tag);
   ~NeighborExchange();
   NeighborExchange(const NeighborExchange&) = delete;
   NeighborExchange& operator=(const NeighborExchange&) = delete;
 
   /// One call; throws hympi::Error on a rank whose counts differ from its neighbour's.
-  void exchange(const Blocks& send, const Blocks& recv);
+  void exchange(const Blocks& send, const Blocks& recv) {
+    start(send);
+    finish(recv);
+  }
+  /// The first half of a call: this rank's messages leave (after its neighbours have read
+  /// those of the call before last).
+  void start(const Blocks& send);
+  /// After start: whether finish() would wait for no slot (local).
+  bool arrived() { return halo_->test_buffers(); }
+  /// The second half: the messages come in; throws hympi::Error as exchange() does.
+  void finish(const Blocks& recv);
+  /// This rank will not finish the call: its neighbours' waits for it throw `reason`.
+  void refuse(const std::string& reason) { halo_->refuse(reason); }
 
  private:
-  MPI_Comm comm_;                 // the program's (for PMPI_Pack's sake only)
-  MPI_Comm side_ = MPI_COMM_NULL;  // the messages that do not fit their slot
+  MPI_Comm comm_;  // the program's (for PMPI_Pack's sake only)
+  MPI_Comm side_;  // the messages that do not fit their slot, under tag_
+  int tag_;
   std::vector<int> sources_, destinations_;  // MPI's neighbour order, MPI_PROC_NULL kept
   std::vector<int> in_slot_, out_slot_;     // their index among the Halo's neighbours
   std::unique_ptr<Halo> halo_;
-  std::vector<MPI_Request> requests_;
+  std::vector<MPI_Request> requests_;  // a call's MPI messages, from start() to finish()
+  std::string problem_;                // this rank's first error of the call, raised by finish()
+  void note(const std::string& what);  // keeps the first
 };
 
 }  // namespace hympi::pmpi

@@ -450,12 +450,14 @@ INSTANTIATE_TEST_SUITE_P(Halo, EveryStrategy, ::testing::ValuesIn(moving_strateg
 
 /// Zero-copy: the code packs each neighbour's values into send_buffer(n) itself and reads
 /// its ghosts from recv_buffer(n), which must stay intact until the next acquire() even
-/// while neighbours run ahead.
+/// while neighbours run ahead. Where the strategy has test_buffers() (shm, flat_mpi), every
+/// other update polls it before end_buffers(), and it must stay true once true.
 void check_zero_copy(Strategy strategy, const Graph& graph, int chunk, int fields, long updates) {
   const int me = world_rank();
   const std::vector<NeighborLists> lists = graph.lists(me);
   hympi::Pattern pattern = hympi::Pattern::from_lists(context(), graph.local_points(me), lists, chunk);
   hympi::Halo halo(pattern, strategy, fields, hympi::HaloMode::buffers);
+  const bool tests = halo.strategy() == Strategy::shm || halo.strategy() == Strategy::flat_mpi;
   std::mt19937 gen(77u + unsigned(me));
   long wrong = 0;
   for (long it = 1; it <= updates && wrong == 0; ++it) {
@@ -471,6 +473,10 @@ void check_zero_copy(Strategy strategy, const Graph& graph, int chunk, int field
     jitter(gen);
     halo.begin_buffers();
     jitter(gen);
+    if (tests && it % 2) {
+      while (!halo.test_buffers()) std::this_thread::yield();
+      EXPECT_TRUE(halo.test_buffers());
+    }
     halo.end_buffers();
     for (int pass = 0; pass < 2; ++pass) {  // read twice around a pause: nobody overwrote them
       for (std::size_t n = 0; n < lists.size(); ++n) {
@@ -493,6 +499,35 @@ TEST_P(ZeroCopy, RandomGraphsAndGrids) {
   check_zero_copy(GetParam(), random_graph(43, 300, 60, 0.6), 1, 1, iterations());
   check_zero_copy(GetParam(), random_graph(47, 100, 40, 0.7), 3, 2, 50);
   check_zero_copy(GetParam(), grid_graph(3, 5), 1, 1, 50);
+}
+
+// test_buffers() is false while a neighbour has not begun its part and true once it has:
+// rank 0 and rank 1 exchange one value; rank 1 begins only after rank 0 saw false and
+// told it so (by MPI), then rank 0 polls until true.
+TEST_P(ZeroCopy, TestBuffersWaitsForTheNeighbour) {
+  const Strategy strategy = GetParam();
+  const int me = world_rank();
+  if (world_size() < 2 || (strategy != Strategy::shm && strategy != Strategy::flat_mpi)) GTEST_SKIP();
+  std::vector<NeighborLists> lists;
+  if (me < 2) lists.push_back({1 - me, {0}, {1}});
+  hympi::Halo halo(hympi::Pattern::from_lists(context(), 2, lists), strategy, 1, hympi::HaloMode::buffers);
+  const MPI_Comm comm = MPI_COMM_WORLD;  // the Context's group
+  for (int it = 1; it <= 20; ++it) {
+    halo.acquire();
+    if (me < 2) halo.send_buffer<double>(0)[0] = 100.0 * it + me;
+    int go = 0;
+    if (me == 1) MPI_Recv(&go, 1, MPI_INT, 0, 99, comm, MPI_STATUS_IGNORE);
+    halo.begin_buffers();
+    if (me == 0) {
+      EXPECT_FALSE(halo.test_buffers()) << "call " << it << ": rank 1 has not begun";
+      MPI_Send(&go, 1, MPI_INT, 1, 99, comm);
+      while (!halo.test_buffers()) std::this_thread::yield();
+    }
+    halo.end_buffers();
+    if (me < 2) {
+      EXPECT_EQ(halo.recv_buffer<double>(0)[0], 100.0 * it + (1 - me));
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Halo, ZeroCopy,
@@ -551,6 +586,16 @@ TEST(HaloErrors, ZeroCopyMisuse) {
       },
       hympi::Error);
   EXPECT_THROW(hympi::Halo(pattern, Strategy::shm).acquire(), hympi::Error);
+  EXPECT_THROW(zero_copy()->test_buffers(), hympi::Error);  // no update in flight
+  {  // a strategy without the test: this rank's error alone, the update goes on
+    hympi::Halo aggregated(pattern, Strategy::aggregated, 1, hympi::HaloMode::buffers);
+    aggregated.acquire();
+    aggregated.begin_buffers();
+    expect_error_on_every_rank([&] { (void)aggregated.test_buffers(); },
+                               "hympi: Halo::test_buffers() is for the strategies shm and flat_mpi; end_buffers() "
+                               "completes the others");
+    aggregated.end_buffers();
+  }
   // The buffers' accessors: this rank's mistake alone, the Halo goes on.
   hympi::Halo halo(pattern, Strategy::shm, 1, hympi::HaloMode::buffers);
   EXPECT_THROW(halo.recv_buffer<double>(0), hympi::Error);  // nothing received yet
