@@ -173,7 +173,7 @@ static void intercommunicator(int it) {
 }
 
 static void check_mode(void) {
-  const int iterations = getenv("HYMPI_TEST_ITERATIONS") ? atoi(getenv("HYMPI_TEST_ITERATIONS")) : 20;
+  const int iterations = test_iterations();
   MPI_Comm dup, split, never_freed;
   MPI_Comm_dup(MPI_COMM_WORLD, &dup);
   MPI_Comm_split(MPI_COMM_WORLD, world_rank % 2, -world_rank, &split);
@@ -242,9 +242,5 @@ int main(int argc, char** argv) {
     fprintf(stderr, "test_pmpi: unknown mode '%s' (check, mismatch, fatal, multiple)\n", mode);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
-  int any = 0;
-  PMPI_Allreduce(&failures, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  if (world_rank == 0) printf(any ? "test_pmpi %s: FAILED\n" : "test_pmpi %s: all ranks passed\n", mode);
-  MPI_Finalize();
-  return any ? 1 : 0;
+  return end_test("test_pmpi", mode);
 }

@@ -295,19 +295,12 @@ static void mismatch_mode(void) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
-  const char* mode = argc > 1 ? argv[1] : "check";
-  const int iterations = getenv("HYMPI_TEST_ITERATIONS") ? atoi(getenv("HYMPI_TEST_ITERATIONS")) : 20;
+  const char* mode = begin_test(&argc, &argv);
   if (strcmp(mode, "mismatch") == 0)
     mismatch_mode();
   else if (strcmp(mode, "twice") == 0)
     twice_mode();
   else
-    check_mode(iterations);
-  int all = 0;
-  PMPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (world_rank == 0) printf("test_pmpi_persistent %s: %s\n", mode, all ? "FAILED" : "all ranks passed");
-  MPI_Finalize();
-  return all ? 1 : 0;
+    check_mode(test_iterations());
+  return end_test("test_pmpi_persistent", mode);
 }
