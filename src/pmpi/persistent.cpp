@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "pmpi/persistent.hpp"
 
-#include <algorithm>
 #include <exception>
 #include <unordered_map>
 
@@ -41,14 +40,16 @@ PersistentNeighbor::PersistentNeighbor(Operation which, Context& context, Neighb
   keep(recv.displs, in, displs_[1], recv_.displs);
   exchange_ = std::make_unique<NeighborExchange>(context, comm, send_, recv_, max_bytes, slot.side(comm),
                                                  slot.next_tag());
-  PMPI_Recv_init(nullptr, 0, MPI_BYTE, MPI_PROC_NULL, 0, comm, &handle_);
+  // On MPI_COMM_SELF, not comm: a request on comm would keep it (and its state) alive past
+  // MPI_Comm_free in MPICH, to be released inside a local MPI_Request_free.
+  PMPI_Recv_init(nullptr, 0, MPI_BYTE, MPI_PROC_NULL, 0, MPI_COMM_SELF, &handle_);
   *request = handle_;
   registry().emplace(handle_, this);
   g_live_requests = registry().size();
 }
 
 PersistentNeighbor::~PersistentNeighbor() {
-  if (!freed_ && registry().erase(handle_)) g_live_requests = registry().size();  // its communicator went first
+  if (!freed_) registry()[handle_] = nullptr;  // its communicator went first: the handle is an orphan
 }
 
 int PersistentNeighbor::start() {
@@ -117,22 +118,33 @@ void PersistentNeighbor::poll(core::FunctionRef<bool()> ready) {
   Inside inside;
   int rank = 0;
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  unsigned polls = 0;
-  core::poll_until(
-      [&] {
-        if (ready()) return true;
-        int flag = 0;  // MPI's progress, now and then: a neighbour's message by MPI may need this rank
-        if (++polls % 64 == 0) PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &flag, MPI_STATUS_IGNORE);
-        return false;
-      },
-      detail::ContextAccess::wait(context_), {"persistent neighbourhood exchange: a neighbour's MPI_Start", rank, -1},
-      "a neighbour never started its part of the persistent neighbourhood exchange");
+  core::poll_until(ready, detail::ContextAccess::wait(context_),
+                   {"persistent neighbourhood exchange: a neighbour's MPI_Start", rank, -1},
+                   "a neighbour never started its part of the persistent neighbourhood exchange");
 }
 
 PersistentNeighbor* find_request(MPI_Request request) {
   if (request == MPI_REQUEST_NULL) return nullptr;
   const auto it = registry().find(request);
   return it == registry().end() ? nullptr : it->second;
+}
+
+bool orphaned(MPI_Request request) {
+  const auto it = registry().find(request);
+  return it != registry().end() && !it->second;
+}
+
+int start_orphan() {
+  return raise_error(MPI_COMM_WORLD,
+                     "hympi: MPI_Start on a persistent neighbourhood request whose communicator was freed first "
+                     "(the library released the request's exchange with it): free such requests "
+                     "(MPI_Request_free) before their communicator");
+}
+
+int free_orphan(MPI_Request* request) {
+  registry().erase(*request);
+  g_live_requests = registry().size();
+  return PMPI_Request_free(request);
 }
 
 void reclaim_freed(MPI_Comm comm, NeighborSlot& slot) {

@@ -4,8 +4,8 @@
 // completion, in any of MPI's completion calls, receives.
 //
 // Invariants:
-//  - The handle the program holds is MPI's own: a persistent receive from MPI_PROC_NULL made
-//    at init and never started, so MPI always sees an inactive request. The library answers
+//  - The handle the program holds is MPI's own: a persistent receive from MPI_PROC_NULL (on
+//    MPI_COMM_SELF) made at init and never started, so MPI always sees an inactive request. The library answers
 //    for it in every completion call: MPI_Wait and MPI_Test alone, and in arrays MPI's
 //    treatment of an inactive request is what a completed one needs (MPI_Waitall,
 //    MPI_Testall: complete, with an empty status), but where MPI would skip it (MPI_Waitany,
@@ -25,6 +25,8 @@
 //  - Releasing an exchange is collective, MPI_Request_free is local: a freed request's
 //    exchange stays with its communicator until every rank has freed it (agreed at the
 //    next init on that communicator) or the communicator goes (MPI_Comm_free, MPI_Finalize).
+//    A request not freed when its communicator goes stays registered as an orphan: starting
+//    it is an error, never a call that moves nothing.
 //  - Programs at MPI_THREAD_MULTIPLE never get here (Path::thread_multiple): the registry
 //    has no lock.
 #pragma once
@@ -73,7 +75,7 @@ class PersistentNeighbor {
   bool report();
   /// MPI_Request_free: finishes a call in flight (waiting), unregisters, frees MPI's handle.
   int release(MPI_Request* request);
-  /// Polls `ready` beside MPI's progress, under this Context's watchdog.
+  /// Polls `ready` (which drives MPI's progress) under this Context's watchdog.
   void poll(core::FunctionRef<bool()> ready);
 
  private:
@@ -96,6 +98,12 @@ class PersistentNeighbor {
 inline std::size_t g_live_requests = 0;
 /// The hympi request behind MPI's handle, or null.
 PersistentNeighbor* find_request(MPI_Request request);
+/// A handle whose request went with its communicator (freed before the request): starting
+/// it is an error (start_orphan: through MPI_COMM_WORLD's handler, the communicator's is
+/// gone), freeing it frees MPI's handle (free_orphan); the other calls find it inactive.
+bool orphaned(MPI_Request request);
+int start_orphan();
+int free_orphan(MPI_Request* request);
 
 /// At an init served on `slot`'s communicator (collective): releases the exchanges that
 /// every rank has freed.

@@ -121,16 +121,14 @@ extern "C" {
 int MPI_Start(MPI_Request* request) {
   if (hympi::pmpi::straight()) return PMPI_Start(request);
   if (PersistentNeighbor* p = find_request(*request)) return p->start();
+  if (hympi::pmpi::orphaned(*request)) return hympi::pmpi::start_orphan();
   return PMPI_Start(request);
 }
 
 int MPI_Startall(int count, MPI_Request requests[]) {
   if (hympi::pmpi::straight()) return PMPI_Startall(count, requests);
   int code = MPI_SUCCESS;
-  for (int i = 0; i < count; ++i) {
-    PersistentNeighbor* p = find_request(requests[i]);
-    code = hympi::pmpi::first_error(code, p ? p->start() : PMPI_Start(&requests[i]));
-  }
+  for (int i = 0; i < count; ++i) code = hympi::pmpi::first_error(code, MPI_Start(&requests[i]));
   return code;
 }
 
@@ -233,6 +231,7 @@ int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
 int MPI_Request_free(MPI_Request* request) {
   if (hympi::pmpi::straight()) return PMPI_Request_free(request);
   if (PersistentNeighbor* p = find_request(*request)) return p->release(request);
+  if (hympi::pmpi::orphaned(*request)) return hympi::pmpi::free_orphan(request);
   return PMPI_Request_free(request);
 }
 

@@ -14,6 +14,8 @@
 //       made again with other counts (the freed exchanges are released at the next init)
 //   test_pmpi_persistent twice     under MPI_ERRORS_RETURN, rank 1 starts its request again
 //       while it is active: an error on every rank, none waits (twice_mode says how)
+//   test_pmpi_persistent orphan    a request whose communicator is freed first: starting it
+//       is an error on every rank, freeing it works
 //   test_pmpi_persistent mismatch  under MPI_ERRORS_RETURN, rank 1 expects one element
 //       more than its first in-neighbour sends: the init fails on every rank with hympi's
 //       message and makes no request; a right init after it works
@@ -267,6 +269,28 @@ static void twice_mode(void) {
   MPI_Comm_free(&comm);
 }
 
+// A served request whose communicator is freed before it: starting it afterwards is an
+// error (through MPI_COMM_WORLD's handler: the communicator's is gone), freeing it works.
+static void orphan_mode(void) {
+  MPI_Comm comm = graph(0);
+  static Exchange e;
+  CHECK(make(&e, comm, 0, 0, -1) == MPI_SUCCESS, "init");
+  prepare(&e, 0);
+  MPI_Start(&e.mine);
+  MPI_Wait(&e.mine, MPI_STATUS_IGNORE);
+  compare(&e, 0, 0, "before its communicator goes");
+  MPI_Comm_free(&comm);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  const int code = MPI_Start(&e.mine);
+  char text[MPI_MAX_ERROR_STRING] = "";
+  int length = 0;
+  if (code != MPI_SUCCESS) MPI_Error_string(code, text, &length);
+  CHECK(strstr(text, "communicator was freed first") != NULL, "MPI_Start after MPI_Comm_free: '%s'", text);
+  if (world_rank == 0) printf("test_pmpi_persistent: rank 0 got: %s\n", text);
+  CHECK(MPI_Request_free(&e.mine) == MPI_SUCCESS && e.mine == MPI_REQUEST_NULL, "MPI_Request_free of the orphan");
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+}
+
 static void mismatch_mode(void) {
   MPI_Comm comm = graph(0);
   MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
@@ -300,6 +324,8 @@ int main(int argc, char** argv) {
     mismatch_mode();
   else if (strcmp(mode, "twice") == 0)
     twice_mode();
+  else if (strcmp(mode, "orphan") == 0)
+    orphan_mode();
   else
     check_mode(test_iterations());
   return end_test("test_pmpi_persistent", mode);
