@@ -6,12 +6,15 @@
 //    mpi_<op>_ (mpif.h and use mpi) and mpi_<op>_f08_ (use mpi_f08, the same arguments:
 //    TYPE(MPI_Comm) and the other handles are one INTEGER, an omitted ierror is NULL).
 //  - MPICH (4.0): mpif.h, use mpi and the f08 routines with a buffer call C MPI_*, which
-//    the C entry points already serve; mpi_barrier_f08_ and mpi_finalize_f08_ call
-//    PMPI_* directly: those two are defined here.
+//    the C entry points already serve; mpi_barrier_f08_, mpi_finalize_f08_ and the f08
+//    request calls (MPI_Start, MPI_Wait*, MPI_Test*, ...) call PMPI_* directly: those are
+//    defined here (the request calls where the persistent requests are served).
 // Each entry converts handles (PMPI_*_f2c) and Open MPI's MPI_IN_PLACE / MPI_BOTTOM (the
 // addresses of its common blocks, defined by libmpi) and calls this library's C MPI_*,
 // never a Fortran PMPI entry: nothing is counted twice or re-entered.
 #include <mpi.h>
+
+#include "pmpi/persistent.hpp"  // HYMPI_PMPI_PERSISTENT
 
 namespace {
 
@@ -83,6 +86,55 @@ void mpi_finalize_f08_(MPI_Fint*) __attribute__((alias("mpi_finalize_")));
 #elif defined(MPICH)
 void mpi_barrier_f08_(MPI_Fint* comm, MPI_Fint* ierr) { set(ierr, MPI_Barrier(PMPI_Comm_f2c(*comm))); }
 void mpi_finalize_f08_(MPI_Fint* ierr) { set(ierr, MPI_Finalize()); }
+
+#if HYMPI_PMPI_PERSISTENT
+// The request calls of mpi_f08 (MPICH 4.0: PMPI_* directly, every one), which start, complete
+// or free a persistent neighbourhood request of hympi's (its init has buffers: it reaches C).
+// Each passes its arguments on as MPICH's own routine does: TYPE(MPI_Request) is MPICH's C
+// handle, TYPE(MPI_Status) its C MPI_Status, a LOGICAL flag a C int (0 or 1), indices as they
+// come from C (MPICH 4.0's mpi_f08 returns them 0-based, unlike its mpif.h and use mpi:
+// kept, the program sees what its MPI gives it).
+static_assert(sizeof(MPI_Request) == sizeof(MPI_Fint) && sizeof(MPI_F08_status) == sizeof(MPI_Status),
+              "MPICH's mpi_f08 request and status are its C ones");
+static MPI_Request* requests(MPI_Fint* r) { return reinterpret_cast<MPI_Request*>(r); }
+static MPI_Status* status(MPI_F08_status* s) {
+  return s == MPI_F08_STATUS_IGNORE ? MPI_STATUS_IGNORE : reinterpret_cast<MPI_Status*>(s);
+}
+static MPI_Status* statuses(MPI_F08_status* s) {
+  return s == MPI_F08_STATUSES_IGNORE ? MPI_STATUSES_IGNORE : reinterpret_cast<MPI_Status*>(s);
+}
+
+void mpi_start_f08_(MPI_Fint* r, MPI_Fint* ierr) { set(ierr, MPI_Start(requests(r))); }
+void mpi_startall_f08_(MPI_Fint* n, MPI_Fint* r, MPI_Fint* ierr) { set(ierr, MPI_Startall(*n, requests(r))); }
+void mpi_wait_f08_(MPI_Fint* r, MPI_F08_status* s, MPI_Fint* ierr) { set(ierr, MPI_Wait(requests(r), status(s))); }
+void mpi_waitall_f08_(MPI_Fint* n, MPI_Fint* r, MPI_F08_status* s, MPI_Fint* ierr) {
+  set(ierr, MPI_Waitall(*n, requests(r), statuses(s)));
+}
+void mpi_waitany_f08_(MPI_Fint* n, MPI_Fint* r, MPI_Fint* index, MPI_F08_status* s, MPI_Fint* ierr) {
+  set(ierr, MPI_Waitany(*n, requests(r), index, status(s)));
+}
+void mpi_waitsome_f08_(MPI_Fint* n, MPI_Fint* r, MPI_Fint* done, MPI_Fint* indices, MPI_F08_status* s,
+                       MPI_Fint* ierr) {
+  set(ierr, MPI_Waitsome(*n, requests(r), done, indices, statuses(s)));
+}
+void mpi_test_f08_(MPI_Fint* r, MPI_Fint* flag, MPI_F08_status* s, MPI_Fint* ierr) {
+  set(ierr, MPI_Test(requests(r), flag, status(s)));
+}
+void mpi_testall_f08_(MPI_Fint* n, MPI_Fint* r, MPI_Fint* flag, MPI_F08_status* s, MPI_Fint* ierr) {
+  set(ierr, MPI_Testall(*n, requests(r), flag, statuses(s)));
+}
+void mpi_testany_f08_(MPI_Fint* n, MPI_Fint* r, MPI_Fint* index, MPI_Fint* flag, MPI_F08_status* s, MPI_Fint* ierr) {
+  set(ierr, MPI_Testany(*n, requests(r), index, flag, status(s)));
+}
+void mpi_testsome_f08_(MPI_Fint* n, MPI_Fint* r, MPI_Fint* done, MPI_Fint* indices, MPI_F08_status* s,
+                       MPI_Fint* ierr) {
+  set(ierr, MPI_Testsome(*n, requests(r), done, indices, statuses(s)));
+}
+void mpi_request_get_status_f08_(MPI_Fint* r, MPI_Fint* flag, MPI_F08_status* s, MPI_Fint* ierr) {
+  set(ierr, MPI_Request_get_status(*requests(r), flag, status(s)));
+}
+void mpi_request_free_f08_(MPI_Fint* r, MPI_Fint* ierr) { set(ierr, MPI_Request_free(requests(r))); }
+#endif
 #endif
 
 }  // extern "C"
