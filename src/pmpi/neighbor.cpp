@@ -55,11 +55,14 @@ bool distinct(const std::vector<int>& ranks, int me) {
   return true;
 }
 
-struct TypeLayout {
-  MPI_Aint extent = 0;
-  std::size_t size = 0;
-  bool contiguous = false;  // its bytes are one run from its start: memcpy moves it
-};
+std::size_t words_for(std::size_t bytes) { return kHeader + (bytes + 7) / 8; }
+
+// Bytes of block i (0 for a negative count, which the exchange reports).
+std::size_t block_bytes(const Blocks& b, int i, const TypeLayout& t) {
+  return std::size_t(std::max(b.count_of(i), 0)) * t.size;
+}
+
+}  // namespace
 
 TypeLayout layout_of(MPI_Datatype type) {
   TypeLayout t;
@@ -72,15 +75,6 @@ TypeLayout layout_of(MPI_Datatype type) {
   t.contiguous = lb == 0 && true_lb == 0 && MPI_Aint(size) == t.extent && true_extent == t.extent;
   return t;
 }
-
-std::size_t words_for(std::size_t bytes) { return kHeader + (bytes + 7) / 8; }
-
-// Bytes of block i (0 for a negative count, which the exchange reports).
-std::size_t block_bytes(const Blocks& b, int i, const TypeLayout& t) {
-  return std::size_t(std::max(b.count_of(i), 0)) * t.size;
-}
-
-}  // namespace
 
 Path NeighborExchange::eligible(MPI_Comm comm, const Blocks& send, const Blocks& recv, std::size_t max_bytes) {
   bool topology = false;
@@ -156,8 +150,7 @@ void NeighborExchange::note(const std::string& what) {
   if (problem_.empty()) problem_ = what;
 }
 
-void NeighborExchange::start(const Blocks& send) {
-  const TypeLayout st = layout_of(send.type);
+void NeighborExchange::start(const Blocks& send, const TypeLayout& st) {
   problem_.clear();
   requests_.clear();
   halo_->acquire();
@@ -192,8 +185,7 @@ void NeighborExchange::start(const Blocks& send) {
   halo_->begin_buffers();
 }
 
-void NeighborExchange::finish(const Blocks& recv) {
-  const TypeLayout rt = layout_of(recv.type);
+void NeighborExchange::finish(const Blocks& recv, const TypeLayout& rt) {
   halo_->end_buffers();
   std::vector<char> discard;
   for (std::size_t j = 0; j < sources_.size(); ++j) {

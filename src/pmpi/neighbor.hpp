@@ -48,6 +48,14 @@ struct Blocks {
   MPI_Aint offset(int i) const { return displs ? MPI_Aint(displs[i]) : MPI_Aint(i) * count; }
 };
 
+/// What a call needs of a type: its extent, its size, whether memcpy moves it.
+struct TypeLayout {
+  MPI_Aint extent = 0;
+  std::size_t size = 0;
+  bool contiguous = false;  // its bytes are one run from its start
+};
+TypeLayout layout_of(MPI_Datatype type);
+
 class NeighborExchange {
  public:
   /// Collective over comm, at its first call that would be served: Path::hympi when every
@@ -70,16 +78,16 @@ class NeighborExchange {
 
   /// One call; throws hympi::Error on a rank whose counts differ from its neighbour's.
   void exchange(const Blocks& send, const Blocks& recv) {
-    start(send);
-    finish(recv);
+    start(send, layout_of(send.type));
+    finish(recv, layout_of(recv.type));
   }
   /// The first half of a call: this rank's messages leave (after its neighbours have read
-  /// those of the call before last).
-  void start(const Blocks& send);
+  /// those of the call before last). `layout`: send.type's (a persistent request keeps it).
+  void start(const Blocks& send, const TypeLayout& layout);
   /// After start: whether finish() would wait for no slot (local).
   bool arrived() { return halo_->test_buffers(); }
   /// The second half: the messages come in; throws hympi::Error as exchange() does.
-  void finish(const Blocks& recv);
+  void finish(const Blocks& recv, const TypeLayout& layout);
   /// This rank will not finish the call: its neighbours' waits for it throw `reason`.
   void refuse(const std::string& reason) { halo_->refuse(reason); }
 

@@ -25,6 +25,25 @@ void keep(const int* from, int count, std::vector<int>& into, const int*& pointe
   pointer = into.data();
 }
 
+bool predefined(MPI_Datatype type) {
+  int integers = 0, addresses = 0, types = 0, combiner = 0;
+  PMPI_Type_get_envelope(type, &integers, &addresses, &types, &combiner);
+  return combiner == MPI_COMBINER_NAMED;
+}
+
+// The request's own handle of `type`: MPI lets the program free a derived type once the
+// request is made (MPI's own request would keep it), so a derived one is duplicated.
+MPI_Datatype own(MPI_Datatype type) {
+  if (predefined(type)) return type;
+  MPI_Datatype copy = MPI_DATATYPE_NULL;
+  PMPI_Type_dup(type, &copy);
+  return copy;
+}
+
+void disown(MPI_Datatype type) {
+  if (!predefined(type)) PMPI_Type_free(&type);
+}
+
 }  // namespace
 
 PersistentNeighbor::PersistentNeighbor(Operation which, Context& context, NeighborSlot& slot, MPI_Comm comm,
@@ -40,6 +59,10 @@ PersistentNeighbor::PersistentNeighbor(Operation which, Context& context, Neighb
   keep(recv.displs, in, displs_[1], recv_.displs);
   exchange_ = std::make_unique<NeighborExchange>(context, comm, send_, recv_, max_bytes, slot.side(comm),
                                                  slot.next_tag());
+  send_.type = own(send.type);  // once nothing can throw: the destructor gives them back
+  recv_.type = own(recv.type);
+  layouts_[0] = layout_of(send_.type);
+  layouts_[1] = layout_of(recv_.type);
   // On MPI_COMM_SELF, not comm: a request on comm would keep it (and its state) alive past
   // MPI_Comm_free in MPICH, to be released inside a local MPI_Request_free.
   PMPI_Recv_init(nullptr, 0, MPI_BYTE, MPI_PROC_NULL, 0, MPI_COMM_SELF, &handle_);
@@ -50,6 +73,8 @@ PersistentNeighbor::PersistentNeighbor(Operation which, Context& context, Neighb
 
 PersistentNeighbor::~PersistentNeighbor() {
   if (!freed_) registry()[handle_] = nullptr;  // its communicator went first: the handle is an orphan
+  disown(send_.type);
+  disown(recv_.type);
 }
 
 int PersistentNeighbor::start() {
@@ -62,7 +87,7 @@ int PersistentNeighbor::start() {
       exchange_->refuse(reason);  // the neighbours waiting for this rank's call fail too
       throw Error(reason);
     }
-    exchange_->start(send_);
+    exchange_->start(send_, layouts_[0]);
     state_ = State::in_flight;
     return MPI_SUCCESS;
   } catch (const std::exception& e) {
@@ -98,7 +123,7 @@ void PersistentNeighbor::finish_now(int* code) {
   state_ = State::done;
   try {
     Inside inside;
-    exchange_->finish(recv_);
+    exchange_->finish(recv_, layouts_[1]);
   } catch (const std::exception& e) {
     *code = raise_error(comm_, e.what());
   }

@@ -20,8 +20,10 @@
 //    wait, which drives no MPI progress, like every collective the library serves);
 //    MPI_Waitany and MPI_Waitsome poll them beside MPI_Testany / MPI_Testsome of the other
 //    requests, which drives MPI's progress.
-//  - Counts and types are fixed at init (copied there): every message fits its slot, and
-//    counts that differ between neighbours are an error on every rank at init.
+//  - Counts and types are fixed at init (copied there; a derived type duplicated, since the
+//    program may free its own once the request is made, and its layout kept): every message
+//    fits its slot, and counts that differ between neighbours are an error on every rank at
+//    init.
 //  - Releasing an exchange is collective, MPI_Request_free is local: a freed request's
 //    exchange stays with its communicator until every rank has freed it (agreed at the
 //    next init on that communicator) or the communicator goes (MPI_Comm_free, MPI_Finalize).
@@ -86,7 +88,8 @@ class PersistentNeighbor {
   Context& context_;
   MPI_Comm comm_;
   std::vector<int> counts_[2], displs_[2];  // the program's arrays, copied
-  Blocks send_, recv_;
+  Blocks send_, recv_;     // their types: the request's own (derived ones duplicated)
+  TypeLayout layouts_[2];  // send_.type's, recv_.type's
   std::size_t bytes_;  // this rank's send bytes, for the report
   std::unique_ptr<NeighborExchange> exchange_;
   MPI_Request handle_;  // MPI's persistent receive from MPI_PROC_NULL, never started

@@ -52,7 +52,8 @@ typedef struct {
   int uniform, generation;
   int in, out, sources[kMaxNeighbors], destinations[kMaxNeighbors];
   int scounts[kMaxNeighbors], sdispls[kMaxNeighbors], rcounts[kMaxNeighbors], rdispls[kMaxNeighbors];
-  MPI_Datatype rtype;
+  MPI_Datatype rtype;  // the reference's; the request got its own copy, freed after the init
+  MPI_Datatype decoy;  // made after that free, so that it may take the freed handle
   double send[kSlots], got[2 * kSlots], want[2 * kSlots];
   MPI_Request mine;  // through the library
 } Exchange;
@@ -81,17 +82,23 @@ static int make(Exchange* e, MPI_Comm comm, int uniform, int g, int fail_rank) {
     at += e->rcounts[j] + 2;
   }
   if (world_rank == fail_rank && e->in > 0) e->rcounts[0] += 1;
+  MPI_Datatype rtype;  // a derived type the program frees once the request is made (MPI allows it)
+  MPI_Type_dup(e->rtype, &rtype);
   int code;
   if (uniform)
-    code = MPI_Neighbor_alltoall_init(e->send, same, MPI_DOUBLE, e->got, same, e->rtype, comm, MPI_INFO_NULL, &e->mine);
+    code = MPI_Neighbor_alltoall_init(e->send, same, MPI_DOUBLE, e->got, same, rtype, comm, MPI_INFO_NULL, &e->mine);
   else
     code = MPI_Neighbor_alltoallv_init(e->send, e->scounts, e->sdispls, MPI_DOUBLE, e->got, e->rcounts, e->rdispls,
-                                       e->rtype, comm, MPI_INFO_NULL, &e->mine);
+                                       rtype, comm, MPI_INFO_NULL, &e->mine);
+  MPI_Type_free(&rtype);
+  MPI_Type_contiguous(3, MPI_DOUBLE, &e->decoy);
+  MPI_Type_commit(&e->decoy);
   return code;
 }
 
 static void release(Exchange* e) {
   CHECK(MPI_Request_free(&e->mine) == MPI_SUCCESS && e->mine == MPI_REQUEST_NULL, "MPI_Request_free");
+  MPI_Type_free(&e->decoy);
 }
 
 // New data in the send blocks, the receive buffers reset.
