@@ -54,13 +54,16 @@ typedef struct {
   int scounts[kMaxNeighbors], sdispls[kMaxNeighbors], rcounts[kMaxNeighbors], rdispls[kMaxNeighbors];
   MPI_Datatype rtype;  // the reference's; the request got its own copy, freed after the init
   MPI_Datatype decoy;  // made after that free, so that it may take the freed handle
+  MPI_Datatype kept;   // or, for a request left to MPI, the copy kept until the request's free
   double send[kSlots], got[2 * kSlots], want[2 * kSlots];
   MPI_Request mine;  // through the library
 } Exchange;
 
 // Counts of generation g (no growth: a persistent request's counts are fixed), blocks with
 // gaps; the request made through the library.
-static int make(Exchange* e, MPI_Comm comm, int uniform, int g, int fail_rank) {
+// `mpi`: the communicator is left to MPI, whose own request may need the type (Open MPI 5's
+// uses it after the program's MPI_Type_free), so the copy is kept there.
+static int make(Exchange* e, MPI_Comm comm, int uniform, int g, int fail_rank, int mpi) {
   int me;
   MPI_Comm_rank(comm, &me);
   e->comm = comm, e->uniform = uniform, e->generation = g;
@@ -82,7 +85,7 @@ static int make(Exchange* e, MPI_Comm comm, int uniform, int g, int fail_rank) {
     at += e->rcounts[j] + 2;
   }
   if (world_rank == fail_rank && e->in > 0) e->rcounts[0] += 1;
-  MPI_Datatype rtype;  // a derived type the program frees once the request is made (MPI allows it)
+  MPI_Datatype rtype;  // a derived type the program frees once hympi's request is made
   MPI_Type_dup(e->rtype, &rtype);
   int code;
   if (uniform)
@@ -90,7 +93,11 @@ static int make(Exchange* e, MPI_Comm comm, int uniform, int g, int fail_rank) {
   else
     code = MPI_Neighbor_alltoallv_init(e->send, e->scounts, e->sdispls, MPI_DOUBLE, e->got, e->rcounts, e->rdispls,
                                        rtype, comm, MPI_INFO_NULL, &e->mine);
-  MPI_Type_free(&rtype);
+  e->kept = MPI_DATATYPE_NULL;
+  if (mpi)
+    e->kept = rtype;
+  else
+    MPI_Type_free(&rtype);
   MPI_Type_contiguous(3, MPI_DOUBLE, &e->decoy);
   MPI_Type_commit(&e->decoy);
   return code;
@@ -99,6 +106,7 @@ static int make(Exchange* e, MPI_Comm comm, int uniform, int g, int fail_rank) {
 static void release(Exchange* e) {
   CHECK(MPI_Request_free(&e->mine) == MPI_SUCCESS && e->mine == MPI_REQUEST_NULL, "MPI_Request_free");
   MPI_Type_free(&e->decoy);
+  if (e->kept != MPI_DATATYPE_NULL) MPI_Type_free(&e->kept);
 }
 
 // New data in the send blocks, the receive buffers reset.
@@ -215,14 +223,14 @@ static void check_mode(int iterations) {
   MPI_Send_init(&ring.out, 1, MPI_DOUBLE, (world_rank + 1) % size, 7, MPI_COMM_WORLD, &ring.requests[1]);
   MPI_Recv_init(&ring.in, 1, MPI_DOUBLE, (world_rank + size - 1) % size, 7, MPI_COMM_WORLD, &ring.requests[0]);
   for (int c = 0; c < kComms; ++c)
-    for (int r = 0; r < 2; ++r) CHECK(make(&exchanges[c][r], comms[c], r, 0, -1) == MPI_SUCCESS, "init");
+    for (int r = 0; r < 2; ++r) CHECK(make(&exchanges[c][r], comms[c], r, 0, -1, mpis[c]) == MPI_SUCCESS, "init");
   for (int it = 0; it < iterations; ++it) {
     for (int c = 0; c < kComms; ++c) call(exchanges[c], &ring, it, mpis[c] ? mpi_ways[it % 2] : it % kWays, names[c]);
     if (it % 7 == 6)
       for (int c = 0; c < kComms; ++c)
         for (int r = 0; r < 2; ++r) {
           release(&exchanges[c][r]);
-          CHECK(make(&exchanges[c][r], comms[c], r, it / 7 + 1, -1) == MPI_SUCCESS, "init again");
+          CHECK(make(&exchanges[c][r], comms[c], r, it / 7 + 1, -1, mpis[c]) == MPI_SUCCESS, "init again");
         }
   }
   for (int c = 0; c < kComms; ++c)
@@ -253,7 +261,7 @@ static void twice_mode(void) {
   MPI_Comm comm = graph(0);
   MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
   static Exchange e;
-  CHECK(make(&e, comm, 0, 0, -1) == MPI_SUCCESS, "init");
+  CHECK(make(&e, comm, 0, 0, -1, 0) == MPI_SUCCESS, "init");
   char text[MPI_MAX_ERROR_STRING] = "";
   int length = 0, failed = failed_with(MPI_Start(&e.mine), "still active");
   CHECK(world_rank != 1 || !failed, "rank 1's first MPI_Start failed");
@@ -281,7 +289,7 @@ static void twice_mode(void) {
 static void orphan_mode(void) {
   MPI_Comm comm = graph(0);
   static Exchange e;
-  CHECK(make(&e, comm, 0, 0, -1) == MPI_SUCCESS, "init");
+  CHECK(make(&e, comm, 0, 0, -1, 0) == MPI_SUCCESS, "init");
   prepare(&e, 0);
   MPI_Start(&e.mine);
   MPI_Wait(&e.mine, MPI_STATUS_IGNORE);
@@ -303,7 +311,7 @@ static void mismatch_mode(void) {
   MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
   static Exchange e;
   e.mine = MPI_REQUEST_NULL;
-  const int code = make(&e, comm, 0, 1, 1);
+  const int code = make(&e, comm, 0, 1, 1, 0);
   CHECK(code != MPI_SUCCESS, "rank 1 expects one element more than its neighbour sends: MPI_SUCCESS");
   CHECK(e.mine == MPI_REQUEST_NULL, "a failed init made a request");
   char text[MPI_MAX_ERROR_STRING] = "";
@@ -317,7 +325,7 @@ static void mismatch_mode(void) {
   Ring ring;
   MPI_Send_init(&ring.out, 1, MPI_DOUBLE, (world_rank + 1) % size, 7, MPI_COMM_WORLD, &ring.requests[1]);
   MPI_Recv_init(&ring.in, 1, MPI_DOUBLE, (world_rank + size - 1) % size, 7, MPI_COMM_WORLD, &ring.requests[0]);
-  for (int r = 0; r < 2; ++r) CHECK(make(&pair[r], comm, r, 2, -1) == MPI_SUCCESS, "a right init after it");
+  for (int r = 0; r < 2; ++r) CHECK(make(&pair[r], comm, r, 2, -1, 0) == MPI_SUCCESS, "a right init after it");
   for (int it = 0; it < kWays; ++it) call(pair, &ring, it, it, "after the mismatch");
   for (int r = 0; r < 2; ++r) release(&pair[r]);
   MPI_Request_free(&ring.requests[0]);
