@@ -91,12 +91,23 @@ void mpi_finalize_f08_(MPI_Fint* ierr) { set(ierr, MPI_Finalize()); }
 // The request calls of mpi_f08 (MPICH 4.0: PMPI_* directly, every one), which start, complete
 // or free a persistent neighbourhood request of hympi's (its init has buffers: it reaches C).
 // Each passes its arguments on as MPICH's own routine does: TYPE(MPI_Request) is MPICH's C
-// handle, TYPE(MPI_Status) its C MPI_Status, a LOGICAL flag a C int (0 or 1), indices as they
-// come from C (MPICH 4.0's mpi_f08 returns them 0-based, unlike its mpif.h and use mpi:
-// kept, the program sees what its MPI gives it).
+// handle, TYPE(MPI_Status) its C MPI_Status, a LOGICAL flag a C int (0 or 1), and indices
+// as that MPICH's mpi_f08 returns them: 0-based in 4.0 (as from C, unlike its mpif.h and use
+// mpi), 1-based from 4.1 (pmodels/mpich#6270), MPI_UNDEFINED kept. Run here on MPICH 4.0;
+// the 4.1 form is compiled (MPICH 5 tree) but no MPICH with Fortran from 4.1 on was at hand.
 static_assert(sizeof(MPI_Request) == sizeof(MPI_Fint) && sizeof(MPI_F08_status) == sizeof(MPI_Status),
               "MPICH's mpi_f08 request and status are its C ones");
 static MPI_Request* requests(MPI_Fint* r) { return reinterpret_cast<MPI_Request*>(r); }
+#if MPICH_NUMVERSION >= 40100000
+constexpr int kIndexBase = 1;
+#else
+constexpr int kIndexBase = 0;
+#endif
+// The first `n` indices (n = MPI_UNDEFINED: none) from C's base to the program's.
+static void indices_out(MPI_Fint* index, int n) {
+  for (int i = 0; i < n; ++i)
+    if (index[i] != MPI_UNDEFINED) index[i] += kIndexBase;
+}
 static MPI_Status* status(MPI_F08_status* s) {
   return s == MPI_F08_STATUS_IGNORE ? MPI_STATUS_IGNORE : reinterpret_cast<MPI_Status*>(s);
 }
@@ -112,10 +123,12 @@ void mpi_waitall_f08_(MPI_Fint* n, MPI_Fint* r, MPI_F08_status* s, MPI_Fint* ier
 }
 void mpi_waitany_f08_(MPI_Fint* n, MPI_Fint* r, MPI_Fint* index, MPI_F08_status* s, MPI_Fint* ierr) {
   set(ierr, MPI_Waitany(*n, requests(r), index, status(s)));
+  indices_out(index, 1);
 }
 void mpi_waitsome_f08_(MPI_Fint* n, MPI_Fint* r, MPI_Fint* done, MPI_Fint* indices, MPI_F08_status* s,
                        MPI_Fint* ierr) {
   set(ierr, MPI_Waitsome(*n, requests(r), done, indices, statuses(s)));
+  indices_out(indices, *done);
 }
 void mpi_test_f08_(MPI_Fint* r, MPI_Fint* flag, MPI_F08_status* s, MPI_Fint* ierr) {
   set(ierr, MPI_Test(requests(r), flag, status(s)));
@@ -125,10 +138,12 @@ void mpi_testall_f08_(MPI_Fint* n, MPI_Fint* r, MPI_Fint* flag, MPI_F08_status* 
 }
 void mpi_testany_f08_(MPI_Fint* n, MPI_Fint* r, MPI_Fint* index, MPI_Fint* flag, MPI_F08_status* s, MPI_Fint* ierr) {
   set(ierr, MPI_Testany(*n, requests(r), index, flag, status(s)));
+  indices_out(index, 1);
 }
 void mpi_testsome_f08_(MPI_Fint* n, MPI_Fint* r, MPI_Fint* done, MPI_Fint* indices, MPI_F08_status* s,
                        MPI_Fint* ierr) {
   set(ierr, MPI_Testsome(*n, requests(r), done, indices, statuses(s)));
+  indices_out(indices, *done);
 }
 void mpi_request_get_status_f08_(MPI_Fint* r, MPI_Fint* flag, MPI_F08_status* s, MPI_Fint* ierr) {
   set(ierr, MPI_Request_get_status(*requests(r), flag, status(s)));
