@@ -154,7 +154,8 @@ static struct result relax(const struct block* b, const struct options* o, doubl
     delta[2 * d] = index_of(b, below[0], below[1], below[2]) - index_of(b, 0, 0, 0);
     delta[2 * d + 1] = -delta[2 * d];
   }
-  for (long x = 0; x < points_of(b); ++x) u[x] = next[x] = 0.0;
+  const long points = points_of(b);
+  for (long x = 0; x < points; ++x) u[x] = next[x] = 0.0;
   for (int k = -b->ghost[2]; k < b->size[2] + b->ghost[2]; ++k)
     for (int j = -b->ghost[1]; j < b->size[1] + b->ghost[1]; ++j)
       if (b->begin[0] == 0) u[index_of(b, -1, j, k)] = next[index_of(b, -1, j, k)] = 1.0;
@@ -198,7 +199,7 @@ static struct result relax(const struct block* b, const struct options* o, doubl
     for (int j = 0; j < b->size[1]; ++j)
       for (int i = 0; i < b->size[0]; ++i) r.checksum += u[index_of(b, i, j, k)];
   if (h) MPI_Allreduce(MPI_IN_PLACE, &r.checksum, 1, MPI_DOUBLE, MPI_SUM, h->cart);
-  if (u != first) memcpy(first, u, sizeof(double) * (size_t)points_of(b));
+  if (u != first) memcpy(first, u, sizeof(double) * (size_t)points);
   return r;
 }
 
