@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """An unmodified MPI application with and without libhympi_pmpi: launches jacobi_flat
-(apps/flat/jacobi_flat.c: the jacobi2d/jacobi3d problem as a flat MPI code, its field changing
+(apps/flat/jacobi_flat.c: the jacobi2d, jacobi3d and laplace19 problems as a flat MPI code, its field changing
 every iteration and read by the next) in turn without the library and preloaded, per exchange
 (MPI_Neighbor_alltoallv, a persistent request where the MPI has one, MPI_Isend/MPI_Irecv), and
 prints per exchange the median over launches (lowest-highest) of the loop, ghost-update and
@@ -11,7 +11,7 @@ the sizes of src/pmpi/settings.hpp, HYMPI_PMPI_MAX_BYTES 16 KiB per message) unl
 preloaded launch's report says what hympi served. Standard library only.
 
     bench/scripts/flat_app_compare.py --build build/openmpi [--np 2] [--launches 5]
-        [--dims 2] [--grid 1024] [--iterations 200] [--exchange neighbor,isend]
+        [--problem jacobi2d] [--grid 1024] [--iterations 200] [--exchange neighbor,isend]
 """
 import argparse
 import os
@@ -30,7 +30,7 @@ def main():
     parser.add_argument("--build", required=True, help="a hympi build tree (with apps/flat/ and src/pmpi/)")
     parser.add_argument("--np", type=int, default=2)
     parser.add_argument("--launches", type=int, default=5)
-    parser.add_argument("--dims", type=int, default=2)
+    parser.add_argument("--problem", default="jacobi2d", choices=["jacobi2d", "jacobi3d", "laplace19"])
     parser.add_argument("--grid", type=int, default=0, help="points per dimension (0: jacobi_flat's default)")
     parser.add_argument("--iterations", type=int, default=200)
     parser.add_argument("--exchange", default="neighbor,persistent,isend")
@@ -43,7 +43,7 @@ def main():
     mpiexec = launcher(args.build, args.np)
     os.environ.setdefault("HYMPI_PMPI", "all")
     preload = ["env", f"LD_PRELOAD={library}", "HYMPI_PMPI_REPORT=1"]
-    common = ["--dims", str(args.dims), "--iterations", str(args.iterations)]
+    common = ["--problem", args.problem, "--iterations", str(args.iterations)]
     common += ["--grid", str(args.grid)] if args.grid else []
     print(f"{' '.join(mpiexec)} [env LD_PRELOAD=libhympi_pmpi.so] jacobi_flat {' '.join(common)} --exchange E, "
           f"{args.launches} launches of each, interleaved; s, max over ranks, median over launches (lowest-highest)\n")
