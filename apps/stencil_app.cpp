@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// jacobi2d, jacobi3d, laplace19 (apps/stencil.hpp): built three times from this file,
-// HYMPI_APP selects the problem.
-//   mpiexec -n 2 jacobi3d [--grid 120,120,120] [--strategy shm] [--iterations 200] [--threads K [--task-mode]] [--verify]
+// The program of jacobi2d, jacobi3d and laplace19 (apps/stencil.hpp); their executables are
+// stencil_main.cpp, which names the problem.
+#include "stencil_app.hpp"
+
 #include "stencil.hpp"
 
 namespace hympi::apps {
 namespace {
 
-#define HYMPI_STRINGIFY(x) #x
-#define HYMPI_NAME(x) HYMPI_STRINGIFY(x)
+const char* g_problem = "";  // stencil_main's argument, for run() (app_main takes a plain function)
 
 int run(int argc, char** argv) {
-  Problem p = stencil_problem(HYMPI_NAME(HYMPI_APP));
+  Problem p = stencil_problem(g_problem);
   CLI::App app{std::string(p.name) + ": weighted Jacobi relaxation, ghost updates and reductions through hympi"};
   CommonOptions options;
   add_common_options(app, options);
@@ -27,6 +27,10 @@ int run(int argc, char** argv) {
 }
 
 }  // namespace
-}  // namespace hympi::apps
 
-int main(int argc, char** argv) { return hympi::apps::app_main(argc, argv, hympi::apps::run); }
+int stencil_main(const char* problem, int argc, char** argv) {
+  g_problem = problem;
+  return app_main(argc, argv, run);
+}
+
+}  // namespace hympi::apps

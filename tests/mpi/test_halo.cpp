@@ -896,14 +896,22 @@ TEST(HaloResources, DestroyedHalosReturnTheirSharedMemory) {
   const Graph g = random_graph(41, 2000, 500, 0.5);
   const int me = world_rank();
   hympi::Pattern pattern = hympi::Pattern::from_lists(context(), g.local_points(me), g.lists(me));
-  { hympi::Halo warm(pattern, Strategy::shm); }  // MPI's own first-use mappings
+  // MPI's own first-use mappings, and the arena's growth to what one Halo of each kind needs
+  // (how much room earlier tests left depends on what `automatic` chose there, by timing).
+  for (Strategy s : {Strategy::shm, Strategy::shm_direct, Strategy::aggregated}) hympi::Halo warm(pattern, s, 2);
   const auto before = shared_mappings();
   if (before.empty() && context().topology().node_size() == 1)
     GTEST_SKIP() << "Open MPI backs a one-rank shared window with private memory: nothing to see";
   ASSERT_FALSE(before.empty()) << "this MPI's shared windows are not files in /dev/shm: the test cannot see them";
   for (int i = 0; i < 8; ++i)
     for (Strategy s : {Strategy::shm, Strategy::shm_direct, Strategy::aggregated}) hympi::Halo halo(pattern, s, 2);
-  EXPECT_EQ(shared_mappings(), before) << "a destroyed Halo left shared memory mapped";
+  // Nothing new may stay mapped; a mapping of before may go (an earlier test's engine
+  // released meanwhile: MPICH 5 at 8 ranks on nodes of 4 unmapped one during this loop).
+  const std::set<std::string> earlier(before.begin(), before.end());
+  std::vector<std::string> left;
+  for (const std::string& m : shared_mappings())
+    if (!earlier.count(m)) left.push_back(m);
+  EXPECT_TRUE(left.empty()) << "a destroyed Halo left shared memory mapped: " << testing::PrintToString(left);
 }
 
 TEST(Pattern, FromOwnersGivesTheSameListsAsFromLists) {
