@@ -62,7 +62,8 @@ function(hympi_expect_command var exit regex)
 endfunction()
 
 function(hympi_add_mpi_test)
-  cmake_parse_arguments(T "EXPECT_FAILURE" "NAME;COMMAND;NP;NODE_SIZE;PASS_REGEX;TIMEOUT" "ARGS;ENV;LABELS" ${ARGN})
+  cmake_parse_arguments(T "EXPECT_FAILURE" "NAME;COMMAND;NP;NODE_SIZE;PASS_REGEX;TIMEOUT;PROCESSORS" "ARGS;ENV;LABELS"
+                        ${ARGN})
   if(HYMPI_SANITIZE)
     # A tenth of the long runs (HYMPI_TEST_ITERATIONS of 1,000 and more): the sanitizers look
     # for memory errors and undefined behaviour on each path, which the first calls take; the
@@ -84,6 +85,9 @@ function(hympi_add_mpi_test)
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 300)
   endif()
+  if(NOT T_PROCESSORS)  # a test's ranks each take a core (ctest -j2 runs one at a time)
+    set(T_PROCESSORS ${T_NP})
+  endif()
   set(program ${T_COMMAND})
   if(TARGET ${T_COMMAND})
     set(program $<TARGET_FILE:${T_COMMAND}>)
@@ -97,7 +101,7 @@ function(hympi_add_mpi_test)
   endif()
   add_test(NAME ${T_NAME} COMMAND ${command})
   set_tests_properties(${T_NAME} PROPERTIES ENVIRONMENT "${env}" TIMEOUT ${T_TIMEOUT}
-                       LABELS "mpi;${HYMPI_MPI_FLAVOR};${HYMPI_SANITIZE_LABEL};${T_LABELS}" PROCESSORS ${T_NP})
+                       LABELS "mpi;${HYMPI_MPI_FLAVOR};${HYMPI_SANITIZE_LABEL};${T_LABELS}" PROCESSORS ${T_PROCESSORS})
 endfunction()
 
 # <prefix>.np<np>, plus .node<k> when k > 0 (emulated nodes of k ranks; NODE_SIZE 0 = real).
