@@ -23,12 +23,17 @@ import tempfile
 EXCHANGE_SIZES = (4096, 65536, 262144)
 
 
-def launcher(build, np):
+def launcher(build, np, bind=True):
+    """The tree's mpiexec for np ranks, bound to cores; bind=False: unbound, and oversubscribing
+    where it must (Open MPI refuses more ranks than cores)."""
     with open(os.path.join(build, "CMakeCache.txt")) as f:
         cache = dict(line.strip().split("=", 1) for line in f if "=" in line and not line.startswith(("#", "//")))
     exe = cache["MPIEXEC_EXECUTABLE:FILEPATH"]
     version = subprocess.run([exe, "--version"], capture_output=True, text=True).stdout
-    pin = ["--bind-to", "core"] if ("OpenRTE" in version or "Open MPI" in version) else ["-bind-to", "core"]
+    openmpi = "OpenRTE" in version or "Open MPI" in version
+    if not bind:
+        return [exe] + (["--oversubscribe"] if openmpi else []) + ["-n", str(np)]
+    pin = ["--bind-to", "core"] if openmpi else ["-bind-to", "core"]
     return [exe, "-n", str(np)] + pin
 
 

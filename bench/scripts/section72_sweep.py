@@ -20,29 +20,19 @@ import collections
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 
-from osu_check import run
+from osu_check import launcher, run
 
 HYBRID = ("shm", "aggregated", "aggregated_odm")
-
-
-def mpiexec_for(build, np):
-    """The tree's launcher, oversubscribing where it must (Open MPI refuses more ranks than cores)."""
-    with open(os.path.join(build, "CMakeCache.txt")) as f:
-        exe = next(line.split("=", 1)[1].strip() for line in f if line.startswith("MPIEXEC_EXECUTABLE:"))
-    version = subprocess.run([exe, "--version"], capture_output=True, text=True).stdout
-    extra = ["--oversubscribe"] if ("OpenRTE" in version or "Open MPI" in version) else []
-    return [exe] + extra + ["-n", str(np)]
 
 
 def launch(build, np, node, grid, outer, inner):
     """(intra/inter bytes or None, {strategy: communication time / flat_mpi's}, automatic's pick)."""
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "run.json")
-        run(["env", f"HYMPI_NODE_SIZE={node}"] + mpiexec_for(build, np)
+        run(["env", f"HYMPI_NODE_SIZE={node}"] + launcher(build, np, bind=False)
             + [os.path.join(build, "bench", "hympi-bench"), "halo-grid", "--grid", f"{grid},{grid},{grid}",
                "--stencil", "star19", "--outer", str(outer), "--inner", str(inner), "--json", path])
         with open(path) as f:
