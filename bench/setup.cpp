@@ -13,13 +13,17 @@ namespace hympi::bench {
 namespace {
 
 /// The MPI library's nearest equivalent of a Context: a private duplicate and the node's
-/// shared-memory communicator.
-void mpi_context(MPI_Comm comm) {
+/// shared-memory communicator; with `first_call`, and an allreduce of one double on it.
+void mpi_context(MPI_Comm comm, bool first_call) {
   MPI_Comm dup, node;
   MPI_Comm_dup(comm, &dup);
   int rank;
   MPI_Comm_rank(dup, &rank);
   MPI_Comm_split_type(dup, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+  if (first_call) {
+    double x = 1, sum = 0;
+    MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, dup);
+  }
   MPI_Comm_free(&node);
   MPI_Comm_free(&dup);
 }
@@ -46,14 +50,20 @@ nlohmann::json bench_setup(Context& ctx, const Method& method) {
   // congruent), so each Context on it makes its own engine; on `world` it joins ctx's.
   MPI_Comm reversed;
   MPI_Comm_split(world, 0, ctx.topology().world_size() - ctx.topology().world_rank(), &reversed);
+  // A Context's collectives make their shared memory at the first call: "+ allreduce" is
+  // a Context's whole set-up for collectives, against the MPI pair with its first call.
   std::vector<Contender> contexts{
       {"context_first", [&] { Context c(reversed, ctx.options()); }},
+      {"context_first_allreduce", [&] { Context c(reversed, ctx.options()); c.allreduce(1.0, Op::sum); }},
       {"context_beside", [&] { Context c(world, ctx.options()); }},
-      {"mpi_dup_split", [&] { mpi_context(world); }},
+      {"mpi_dup_split", [&] { mpi_context(world, false); }},
+      {"mpi_dup_split_allreduce", [&] { mpi_context(world, true); }},
   };
   records.push_back(report("setup-context", 0, contexts, measure(ctx, contexts, m), m,
-                           "create + free; first: on a group with no live Context; beside: on a duplicate of a "
-                           "live one's communicator (shares its engine); reference: MPI_Comm_dup + MPI_Comm_split_type"));
+                           "create + free; first: on a group with no live Context; + allreduce: and one "
+                           "allreduce of a double (a Context's collectives make their shared memory then); beside: "
+                           "on a duplicate of a live one's communicator (shares its engine); references: "
+                           "MPI_Comm_dup + MPI_Comm_split_type, and with an MPI_Allreduce on the duplicate"));
   MPI_Comm_free(&reversed);
 
   const std::size_t bytes = 8 * sizeof(double);

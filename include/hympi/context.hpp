@@ -13,8 +13,11 @@
 //
 // Cost: Contexts on congruent communicators (the same communicator again, or duplicates
 // of it) with the same options share one engine (communicators, shared memory, protocols):
-// the first costs milliseconds, each further one one MPI_Allgather and holds no MPI
-// resource of its own. Their collectives must come in the same order on every rank, as
+// the first costs its communicators (a few times MPI_Comm_dup + MPI_Comm_split_type), each
+// further one one MPI_Allgather and holds no MPI resource of its own. The collectives'
+// shared memory (a window, populated) is made at the engine's first collective call, so
+// a Context used for ghost updates only never holds it; a window MPI refuses, or
+// /dev/shm full, is then that call's hympi::Error on every rank. Their collectives must come in the same order on every rank, as
 // MPI requires of collectives on different communicators (a rank in another Context's
 // call is an error on every rank). hympi is called from one thread at a time per process.
 //

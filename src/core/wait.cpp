@@ -99,8 +99,9 @@ bool wait_loop(const WaitConfig& config, const WaitSite& site, Ready ready, Nap 
 }  // namespace
 
 [[noreturn]] void fire_watchdog(const WaitSite& site, const char* what_missing, double waited_s) {
-  const std::string peer =
-      site.peer >= 0 ? "rank " + std::to_string(site.peer) : std::string("another node's leader");
+  const std::string peer = site.peer >= 0                  ? "rank " + std::to_string(site.peer)
+                           : site.peer == kEveryRankPeer ? std::string("the other ranks")
+                                                         : std::string("another node's leader");
   char text[640];
   std::snprintf(text, sizeof text,
                 "hympi watchdog: rank %d waited %.0f s in %s for %s: %s. Check that every rank "

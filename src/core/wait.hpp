@@ -56,8 +56,10 @@ struct WaitConfig {
 struct WaitSite {
   const char* operation;  // e.g. "barrier: release from parent"
   int self;               // this rank (world numbering)
-  int peer;               // the rank expected to publish (world numbering; -1: unknown)
+  int peer;               // the rank expected to publish (world numbering), or one of:
 };
+inline constexpr int kNodeLeaderPeer = -1;  // "another node's leader" (MPI among leaders)
+inline constexpr int kEveryRankPeer = -2;   // "the other ranks" (a collective MPI call of all)
 
 /// The WaitSite of a protocol whose participants are numbered on the node and named in
 /// messages by their world ranks.

@@ -14,8 +14,8 @@ int64_t now_ns() {
 
 }  // namespace
 
-WatchdogThread::WatchdogThread(double timeout_s, int self)
-    : timeout_s_(timeout_s), self_(self), thread_([this] { watch(); }) {}
+WatchdogThread::WatchdogThread(double timeout_s, int self, int peer, const char* what_missing)
+    : timeout_s_(timeout_s), self_(self), peer_(peer), what_missing_(what_missing), thread_([this] { watch(); }) {}
 
 WatchdogThread::~WatchdogThread() {
   {
@@ -46,8 +46,7 @@ void WatchdogThread::watch() {
     const double waited = double(now_ns() - since) * 1e-9;
     if (waited > timeout_s_) {
       const char* operation = operation_.load(std::memory_order_relaxed);  // see enter()
-      fire_watchdog(WaitSite{operation, self_, -1},
-                    "the MPI operation among node leaders did not complete", waited);
+      fire_watchdog(WaitSite{operation, self_, peer_}, what_missing_, waited);
     }
   }
 }

@@ -76,7 +76,7 @@ class NeighborExchange final : public Exchange {
   }
 
   void end(Arrays arrays) override {
-    mpi::wait_all({&request_, 1}, wait_, {"ghost update: MPI_Neighbor_alltoallv", world_rank_, -1});
+    mpi::wait_all({&request_, 1}, wait_, {"ghost update: MPI_Neighbor_alltoallv", world_rank_, core::kEveryRankPeer});
     in_flight_ = false;
     for (std::size_t i = 0; i < peers_.size(); ++i)
       peers_[i].unpack_fields(recv_buffer_.data() + recv_displs_[i], arrays.recv);

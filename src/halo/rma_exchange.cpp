@@ -213,7 +213,7 @@ class PscwExchange final : public RmaExchange {
       code = MPI_Win_test(data_->win(), &flag);
       return flag != 0 || code != MPI_SUCCESS;
     };
-    core::poll_until(done, wait_, {"ghost update: MPI_Win_wait", members_[std::size_t(self_)], -1},
+    core::poll_until(done, wait_, {"ghost update: MPI_Win_wait", members_[std::size_t(self_)], core::kEveryRankPeer},
                      "an intranode sender never completed its access epoch");
     check(code, "MPI_Win_test (ghost update)");
     exposed_ = false;

@@ -6,7 +6,10 @@
 //   root    a root outside the communicator: bcast throws
 //   unchecked  HYMPI_VERIFY=0 and two ranks of one node pass different counts: that node
 //           cannot tell the other nodes, so the job ends with the message (no hang)
-//   never   rank 0 never arrives at a barrier: the others' watchdog aborts the job
+//   never   rank 0 never arrives at a barrier (after a first one): the others' watchdog
+//           aborts the job
+//   never_first  rank 0 never makes the Context's first collective call, in which the
+//           collectives' shared memory is made: the same, from that set-up's wait
 //   halo_never  rank 0 never joins a ghost update (argv[2]: the strategy): the watchdog of
 //           its neighbours names the operation and the rank
 //   halo_killed  rank 0 is killed (SIGKILL) in the middle of ghost updates: the job ends
@@ -67,8 +70,9 @@ int main(int argc, char** argv) {
     std::vector<double> x(4, 1.0);
     ctx.allreduce(x.data(), x.data(), ctx.topology().world_rank() == 1 ? 4 : 2, hympi::Op::sum);
     std::printf("bad-input: the mismatched allreduce completed\n");
-  } else if (mode == "never") {
+  } else if (mode == "never" || mode == "never_first") {
     hympi::Context ctx(MPI_COMM_WORLD);
+    if (mode == "never") ctx.barrier();
     if (ctx.topology().world_rank() == 0) {
       for (;;) sleep(1);  // never arrives; the watchdog of the others ends the job
     }

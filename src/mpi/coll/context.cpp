@@ -76,10 +76,11 @@ struct Context::Impl {
     core::set_watchdog_handler(&abort_job);
   }
 
-  /// The intranode engine, for a call of this Context.
+  /// The intranode engine, for a call of this Context (made at the engine's first call).
   mpi::NodeCollectives& node() {
-    engine->node->set_caller(number);
-    return *engine->node;
+    mpi::NodeCollectives& collectives = engine->node_collectives();
+    collectives.set_caller(number);
+    return collectives;
   }
 
   /// The leader step of a call, or none when the whole job is one node.

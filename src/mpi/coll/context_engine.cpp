@@ -2,11 +2,14 @@
 #include "mpi/coll/context_engine.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/name_table.hpp"
+#include "core/watchdog_thread.hpp"
 #include "mpi/coll/core_config.hpp"
+#include "mpi/support/collective_error.hpp"
 #include "mpi/support/setup_agreement.hpp"
 
 namespace hympi::mpi {
@@ -32,7 +35,7 @@ std::shared_ptr<ContextEngine> proposal(MPI_Comm comm, const Options& options) {
   if (comm == MPI_COMM_NULL) return nullptr;  // the agreement reports it
   for (auto it = g_engines.rbegin(); it != g_engines.rend(); ++it) {
     std::shared_ptr<ContextEngine> engine = it->lock();
-    if (!(engine->options == options) || engine->node->broken()) continue;
+    if (!(engine->options == options) || engine->broken()) continue;
     int relation = MPI_UNEQUAL;
     MPI_Comm_compare(comm, engine->topology.world(), &relation);
     if (relation == MPI_IDENT || relation == MPI_CONGRUENT) return engine;
@@ -66,9 +69,36 @@ ContextEngine::ContextEngine(MPI_Comm comm, const Options& o, int64_t agreed_key
       // each further window costs a creation and the population of its pages.
       arena(topology.node(), o.collective_buffer_bytes + (64 << 10)),
       halo_channels(topology.world()),
-      node(make_node_collectives(topology, options, arena)),
       leaders(topology, wait_config(options, topology)),
       key(agreed_key) {}
+
+NodeCollectives& ContextEngine::node_collectives() {
+  if (node) return *node;
+  {
+    // A blocking MPI call that every rank must come to: a watchdog thread over it, for
+    // the rank that never does (as over every other wait of a collective).
+    const core::WaitConfig wait = wait_config(options, topology);
+    std::optional<core::WatchdogThread> watchdog;
+    if (wait.timeout_s > 0)
+      watchdog.emplace(wait.timeout_s, topology.world_rank(), core::kEveryRankPeer,
+                       "not every rank of the communicator came to it");
+    core::watched(watchdog ? &*watchdog : nullptr, "a Context's first collective call (its set-up agreement)",
+                  [&] { return agree_on_setup(topology.world(), "Context's first collective call", {}); });
+  }
+  std::string error;
+  try {
+    node = make_node_collectives(topology, options, arena);
+  } catch (const Error& e) {  // MPI refused a window, or /dev/shm is full
+    error = std::string(e.what()) + ". " + resources_held() + ".";
+  }
+  try {
+    throw_if_any(topology.world(), error);
+  } catch (const Error&) {
+    node.reset();  // where it was made: its regions go back to the arena
+    throw;
+  }
+  return *node;
+}
 
 std::shared_ptr<ContextEngine> ContextEngine::join_or_make(MPI_Comm comm, const Options& o) {
   require_mpi3();

@@ -17,6 +17,14 @@
 //    calls come in the same order on every rank (as MPI requires of collectives on
 //    different communicators); each Context's number (mod 256) travels in its calls'
 //    descriptors: a rank in another Context's call is a mismatch on every rank.
+//  - The intranode engine (the collectives' blocks and buffer: the node's first window
+//    unless a Halo made one) is made at the engine's first collective call, which is the
+//    same call on every rank (the order above): a Context used for ghost updates only
+//    never holds it. That making is a set-up of its own: it begins with the set-up
+//    agreement (a rank in another set-up meanwhile is an error on every rank; a rank that
+//    never comes, the watchdog's, as in any collective's wait) and ends
+//    with an error check over all ranks: made on every rank, or on none (released where
+//    it was made) and the same hympi::Error everywhere; the next call tries again.
 //  - The engine goes with its last Context; the registry only refers to it. Process-wide,
 //    used from the thread that makes hympi's MPI calls.
 #pragma once
@@ -46,11 +54,16 @@ struct ContextEngine {
   /// The number of the next Context made on it: the same on every rank (mod 256).
   uint8_t number_next() { return contexts_++; }
 
+  /// The intranode engine, made at the first call (collective over the communicator).
+  NodeCollectives& node_collectives();
+  /// Refusing every call since a failure beside a counter barrier (core/call_board.hpp).
+  bool broken() const { return node && node->broken(); }
+
   const Options options;
   Topology topology;
   SharedArena arena;        // the node collectives' regions, and the Halos'
   TagBlocks halo_channels;  // the Halos' messages (after the topology: freed before it)
-  std::unique_ptr<NodeCollectives> node;
+  std::unique_ptr<NodeCollectives> node;  // null until node_collectives()
   LeaderComm leaders;
   LeaderCheck leader_check;
   const int64_t key;

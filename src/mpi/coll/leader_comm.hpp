@@ -36,7 +36,7 @@ class LeaderComm {
     } else {
       MPI_Request request;
       check(start(&request), operation);
-      wait_all({&request, 1}, wait_, core::WaitSite{operation, world_rank_, -1},
+      wait_all({&request, 1}, wait_, core::WaitSite{operation, world_rank_, core::kNodeLeaderPeer},
                "the MPI operation among node leaders did not complete");
     }
   }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "mpi/coll/node_collectives.hpp"
 
+#include <memory>
 #include <new>
+#include <utility>
 
 #include "core/board_barrier.hpp"
 #include "core/memory_order.hpp"
@@ -14,9 +16,10 @@ namespace {
 template <class Orders>
 class Engine final : public NodeCollectives {
  public:
-  Engine(int self, std::vector<core::Participant> participants, core::Tree tree,
-         const Options& options, core::WaitConfig wait, std::vector<int> world_ranks)
-      : board_(self, participants, wait, world_ranks, options.barrier == BarrierAlgorithm::dissemination),
+  Engine(std::unique_ptr<ArenaLease> memory, int self, std::vector<core::Participant> participants,
+         core::Tree tree, const Options& options, core::WaitConfig wait, std::vector<int> world_ranks)
+      : memory_(std::move(memory)),
+        board_(self, participants, wait, world_ranks, options.barrier == BarrierAlgorithm::dissemination),
         tree_(self, participants, tree, options.collective_buffer_bytes, wait, world_ranks,
               options.barrier == BarrierAlgorithm::combining ? nullptr : &board_),
         board_barrier_(self, participants, tree,
@@ -46,7 +49,8 @@ class Engine final : public NodeCollectives {
   bool broken() const override { return board_.broken(); }
 
  private:
-  core::CallBoard<Orders> board_;  // used only beside a BoardBarrier
+  std::unique_ptr<ArenaLease> memory_;  // the blocks and buffers below live in; released last
+  core::CallBoard<Orders> board_;        // used only beside a BoardBarrier
   core::TreeCollective<Orders> tree_;
   core::BoardBarrier<Orders> board_barrier_;
   BarrierAlgorithm algorithm_;
@@ -58,9 +62,11 @@ std::unique_ptr<NodeCollectives> make_node_collectives(const Topology& topology,
                                                        const Options& options,
                                                        SharedArena& arena) {
   // Control blocks and data buffers in separate regions: control lines never share a
-  // page with data, and each buffer is page-aligned.
-  SharedRegion blocks = arena.allocate(sizeof(core::CollectiveBlock), alignof(core::CollectiveBlock));
-  SharedRegion buffers = arena.allocate(options.collective_buffer_bytes, 4096);
+  // page with data, and each buffer is page-aligned. Released with the engine (or here,
+  // when the second allocation fails).
+  auto memory = std::make_unique<ArenaLease>(arena);
+  SharedRegion blocks = memory->allocate(sizeof(core::CollectiveBlock), alignof(core::CollectiveBlock));
+  SharedRegion buffers = memory->allocate(options.collective_buffer_bytes, 4096);
   new (blocks.local) core::CollectiveBlock();  // zero-filled memory becomes live atomics
   MPI_Barrier(topology.node());                // every block constructed before first use
 
@@ -78,8 +84,10 @@ std::unique_ptr<NodeCollectives> make_node_collectives(const Topology& topology,
   const int self = topology.node_rank();
   const auto& members = topology.node_members();
   if (core::kForceSeqCst || options.orders == MemoryOrders::seq_cst)
-    return std::make_unique<Engine<core::SeqCstOrders>>(self, participants, tree, options, wait, members);
-  return std::make_unique<Engine<core::TunedOrders>>(self, participants, tree, options, wait, members);
+    return std::make_unique<Engine<core::SeqCstOrders>>(std::move(memory), self, participants, tree, options, wait,
+                                                        members);
+  return std::make_unique<Engine<core::TunedOrders>>(std::move(memory), self, participants, tree, options, wait,
+                                                     members);
 }
 
 }  // namespace hympi::mpi

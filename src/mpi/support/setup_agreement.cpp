@@ -19,8 +19,8 @@ int64_t site_id(std::string_view what) {
 }
 
 /// The set-ups that call agree_on_setup, to name another rank's from its number.
-constexpr std::string_view kSetups[] = {"Context", "Pattern", "Halo", "CartesianGrid", "SharedWindow",
-                                         "NodeShared", "reordered_comm"};
+constexpr std::string_view kSetups[] = {"Context", "Context's first collective call", "Pattern", "Halo",
+                                         "CartesianGrid", "SharedWindow", "NodeShared", "reordered_comm"};
 
 std::string setup_name(int64_t id) {
   for (std::string_view s : kSetups)
