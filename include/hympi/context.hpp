@@ -17,9 +17,10 @@
 // further one one MPI_Allgather and holds no MPI resource of its own. The collectives'
 // shared memory (a window, populated) is made at the engine's first collective call, so
 // a Context used for ghost updates only never holds it; a window MPI refuses, or
-// /dev/shm full, is then that call's hympi::Error on every rank. Their collectives must come in the same order on every rank, as
-// MPI requires of collectives on different communicators (a rank in another Context's
-// call is an error on every rank). hympi is called from one thread at a time per process.
+// /dev/shm full, is then that call's hympi::Error on every rank. Their collectives must
+// come in the same order on every rank, as MPI requires of collectives on different
+// communicators (a rank in another Context's call is an error on every rank). hympi is
+// called from one thread at a time per process.
 //
 // Lifetime: construction and destruction are collective. A Context (or Pattern's Halo,
 // CartesianGrid, SharedWindow, Topology) still alive at MPI_Finalize is released inside

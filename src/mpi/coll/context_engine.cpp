@@ -2,6 +2,7 @@
 #include "mpi/coll/context_engine.hpp"
 
 #include <algorithm>
+#include <exception>
 #include <optional>
 #include <string>
 #include <vector>
@@ -88,7 +89,7 @@ NodeCollectives& ContextEngine::node_collectives() {
   std::string error;
   try {
     node = make_node_collectives(topology, options, arena);
-  } catch (const Error& e) {  // MPI refused a window, or /dev/shm is full
+  } catch (const std::exception& e) {  // MPI refused a window, /dev/shm is full, no memory
     error = std::string(e.what()) + ". " + resources_held() + ".";
   }
   try {
