@@ -78,7 +78,7 @@ NodeCollectives& ContextEngine::node_collectives() {
   {
     // A blocking MPI call that every rank must come to: a watchdog thread over it, for
     // the rank that never does (as over every other wait of a collective).
-    const core::WaitConfig wait = wait_config(options, topology);
+    const core::WaitConfig& wait = leaders.wait();  // this engine's, from its options
     std::optional<core::WatchdogThread> watchdog;
     if (wait.timeout_s > 0)
       watchdog.emplace(wait.timeout_s, topology.world_rank(), core::kEveryRankPeer,

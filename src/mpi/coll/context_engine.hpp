@@ -22,9 +22,9 @@
 //    same call on every rank (the order above): a Context used for ghost updates only
 //    never holds it. That making is a set-up of its own: it begins with the set-up
 //    agreement (a rank in another set-up meanwhile is an error on every rank; a rank that
-//    never comes, the watchdog's, as in any collective's wait) and ends
-//    with an error check over all ranks: made on every rank, or on none (released where
-//    it was made) and the same hympi::Error everywhere; the next call tries again.
+//    never comes, the watchdog's, as in any collective's wait) and ends with an error
+//    check over all ranks: made on every rank, or on none (released where it was made)
+//    and the same hympi::Error everywhere; the next call tries again.
 //  - The engine goes with its last Context; the registry only refers to it. Process-wide,
 //    used from the thread that makes hympi's MPI calls.
 #pragma once
