@@ -4,10 +4,8 @@
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <functional>
-#include <unordered_map>
 
 #include "mpi/support/rank_lists.hpp"
 #include "threads.hpp"
@@ -15,62 +13,8 @@
 namespace hympi::apps {
 namespace {
 
-/// Rows of the owned vertices of `local`, columns in its local numbering.
-Csr assemble(const mesh::TetMeshView& m, const mesh::LocalMesh& local) {
-  std::unordered_map<int64_t, int> local_id;
-  for (std::size_t i = 0; i < local.global.size(); ++i) local_id.emplace(local.global[i], int(i));
-  auto owned = [&](int32_t v) {
-    const auto it = local_id.find(v);
-    return it != local_id.end() && it->second < local.owned ? it->second : -1;
-  };
-  std::vector<std::unordered_map<int, double>> rows(std::size_t(local.owned));
-  for (std::size_t t = 0; t < m.tets.size(); t += 4) {
-    const int32_t* v = &m.tets[t];
-    if (owned(v[0]) < 0 && owned(v[1]) < 0 && owned(v[2]) < 0 && owned(v[3]) < 0) continue;
-    // Gradients of the barycentric functions: rows of the inverse of the edge matrix.
-    auto x = [&](int a, int d) { return m.xyz[3 * std::size_t(v[a]) + std::size_t(d)]; };
-    double e[3][3];
-    for (int r = 0; r < 3; ++r)
-      for (int d = 0; d < 3; ++d) e[r][d] = x(r + 1, d) - x(0, d);
-    const double det = e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1]) - e[0][1] * (e[1][0] * e[2][2] - e[1][2] * e[2][0]) +
-                       e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0]);
-    const double volume = std::abs(det) / 6;
-    std::array<std::array<double, 3>, 4> grad{};
-    for (int r = 0; r < 3; ++r)  // grad lambda_{r+1}: row r of inverse(e)^T, by cofactors
-      for (int d = 0; d < 3; ++d) {
-        const int r1 = (r + 1) % 3, r2 = (r + 2) % 3, d1 = (d + 1) % 3, d2 = (d + 2) % 3;
-        grad[std::size_t(r) + 1][std::size_t(d)] = (e[r1][d1] * e[r2][d2] - e[r1][d2] * e[r2][d1]) / det;
-      }
-    for (int d = 0; d < 3; ++d) grad[0][std::size_t(d)] = -grad[1][std::size_t(d)] - grad[2][std::size_t(d)] - grad[3][std::size_t(d)];
-    for (int a = 0; a < 4; ++a) {
-      const int row = owned(v[a]);
-      if (row < 0) continue;
-      rows[std::size_t(row)][row] += volume / 4;  // lumped mass
-      for (int b = 0; b < 4; ++b) {
-        const double k = volume * (grad[std::size_t(a)][0] * grad[std::size_t(b)][0] + grad[std::size_t(a)][1] * grad[std::size_t(b)][1] +
-                                   grad[std::size_t(a)][2] * grad[std::size_t(b)][2]);
-        rows[std::size_t(row)][local_id.at(v[b])] += k;
-      }
-    }
-  }
-  Csr a;
-  for (auto& row : rows) {
-    std::vector<std::pair<int, double>> sorted(row.begin(), row.end());
-    std::sort(sorted.begin(), sorted.end());  // same summation order everywhere
-    for (auto [c, value] : sorted) a.columns.push_back(c), a.values.push_back(value);
-    a.offsets.push_back(int(a.columns.size()));
-  }
-  return a;
-}
-
 void multiply(const Csr& a, const double* x, double* y) {
-  in_parallel(std::size_t(a.rows()), [&](std::size_t first, std::size_t last) {
-    for (std::size_t r = first; r < last; ++r) {
-      double sum = 0;
-      for (int e = a.offsets[r]; e < a.offsets[r + 1]; ++e) sum += a.values[std::size_t(e)] * x[a.columns[std::size_t(e)]];
-      y[r] = sum;
-    }
-  });
+  in_parallel(std::size_t(a.rows()), [&](std::size_t first, std::size_t last) { multiply_rows(a, x, y, first, last); });
 }
 
 /// The solver's vectors, each of the local points (owned, then ghosts); where they live is
@@ -79,7 +23,6 @@ struct Vectors {
   std::size_t points;
   double *x, *b, *r, *p, *q;
 };
-
 
 /// CG on the rows of `a` (owned); `halo` and `ctx` null: serial.
 Solve cg(const Csr& a, Vectors v, Context* ctx, Halo* halo, double tolerance, int max_iterations,
@@ -184,7 +127,7 @@ CgSetup prepare_cg(Context& ctx, const CgProblem& problem) {
   mesh::LocalMesh local = mesh::rank_local_mesh(graph, partition, rank);
   if (problem.order) local = mesh::reordered(local, order_local_ids(mesh::mesh_pattern(ctx, local)).new_id);
   Pattern pattern = mesh::mesh_pattern(ctx, local);
-  Csr a = assemble(m, local);
+  Csr a = assemble_p1(m, local);
   // The views stay valid: moving a vector or a NodeShared keeps its memory.
   return {std::move(private_mesh), std::move(shared_xyz), std::move(shared_tets), m,          std::move(graph),
           std::move(partition),    std::move(local),      std::move(pattern),     std::move(a)};
@@ -223,7 +166,7 @@ bool verify_cg(Context& ctx, const CgSetup& setup, const CgProblem& problem, con
     std::vector<std::vector<double>> serial_vectors(5, std::vector<double>(all));
     auto at = [&](int i) { return serial_vectors[std::size_t(i)].data(); };
     const SerialSection one_thread;
-    const Solve serial = cg(assemble(setup.mesh, whole), {all, at(0), at(1), at(2), at(3), at(4)}, nullptr, nullptr,
+    const Solve serial = cg(assemble_p1(setup.mesh, whole), {all, at(0), at(1), at(2), at(3), at(4)}, nullptr, nullptr,
                             problem.tolerance, options.iterations);
     double worst = 0;
     for (std::size_t i = 0; i < all_x.size(); ++i) worst = std::max(worst, std::abs(all_x[i] - serial.x[std::size_t(all_ids[i])]));

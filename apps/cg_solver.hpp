@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Conjugate gradients for the P1 finite-element operator K + M (stiffness plus lumped
-// mass: symmetric positive definite without boundary conditions) on the cube mesh of
-// Quaranta & Maddegedara (2021), partitioned by METIS (two levels on several nodes: nodes
-// first, then their ranks). Every matrix-vector product starts with a hympi ghost update,
+// Conjugate gradients for the P1 finite-element operator K + M (p1_operator.hpp) on the
+// cube mesh of Quaranta & Maddegedara (2021), partitioned by METIS (two levels on several
+// nodes: nodes first, then their ranks). Every matrix-vector product starts with a hympi ghost update,
 // every dot product is a hympi allreduce. b = A 1, so the exact solution is all ones.
 // Used by the `cg` program and by `hympi-bench apps`: the mesh is read and cut once, then
 // solved with any strategy.
@@ -16,6 +15,7 @@
 #include "hympi/node_shared.hpp"
 #include "cube_mesh.hpp"
 #include "distributed.hpp"
+#include "p1_operator.hpp"
 
 namespace hympi::apps {
 
@@ -26,12 +26,6 @@ struct CgProblem {
   bool order = false;     // local ids renumbered inner | boundary | ghost
   bool node_shared_mesh = false;  // one copy of the whole mesh per node (NodeShared), read by its leader
   double tolerance = 1e-8;
-};
-
-struct Csr {
-  std::vector<int> offsets{0}, columns;  // local ids
-  std::vector<double> values;
-  int rows() const { return int(offsets.size()) - 1; }
 };
 
 /// This rank's part of the problem: made once (collective), solved many times. Every rank

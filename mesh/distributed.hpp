@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// One rank's view of a partitioned mesh, in the layout of a flat MPI FEM code: owned
-// vertices first (ascending global id), then ghosts (the vertices its owned vertices share
-// an edge with, owned elsewhere; ascending global id), and the ghost-update messages of
-// every part, for statistics without running the ranks.
+// A partitioned mesh over a Context's ranks: the partition placed on the ranks (one or two
+// levels), one rank's LocalMesh and its hympi Pattern, and the ghost-update messages of every
+// part, for statistics without running the ranks.
 #pragma once
 
 #include <cstdint>
@@ -10,17 +9,9 @@
 
 #include "hympi/halo.hpp"
 #include "hympi/statistics.hpp"
-#include "partition.hpp"
+#include "local_mesh.hpp"
 
 namespace hympi::mesh {
-
-struct LocalMesh {
-  std::vector<int64_t> global;  // global vertex id of each local vertex
-  std::vector<int> owner;       // its part
-  int owned = 0;
-};
-
-LocalMesh local_mesh(const Graph& graph, const std::vector<int32_t>& part, int me);
 
 /// Every part's ghost-update messages (`point_bytes` per vertex): from the owner of each
 /// ghost to the part that needs it.
@@ -39,10 +30,6 @@ RankPartition partition_over(const Graph& graph, const Topology& topology, int l
 
 /// This rank's LocalMesh, owners given as ranks.
 LocalMesh rank_local_mesh(const Graph& graph, const RankPartition& partition, int rank);
-
-/// `local` renumbered: vertex i moves to new_id[i] (e.g. order_local_ids(pattern).new_id,
-/// which keeps owned vertices first).
-LocalMesh reordered(const LocalMesh& local, const std::vector<int>& new_id);
 
 /// Collective: the pattern of `local` (from_owners), `chunk` doubles per vertex.
 Pattern mesh_pattern(Context& ctx, const LocalMesh& local, int chunk = 1);

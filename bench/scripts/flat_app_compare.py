@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """An unmodified MPI application with and without libhympi_pmpi: launches jacobi_flat
-(apps/flat/jacobi_flat.c: the jacobi2d, jacobi3d and laplace19 problems as a flat MPI code, its field changing
-every iteration and read by the next) in turn without the library and preloaded, per exchange
+(apps/flat/jacobi_flat.c: the jacobi2d, jacobi3d and laplace19 problems as a flat MPI code, its
+field changing every iteration and read by the next) or cg_flat (apps/flat/cg_flat.cpp: CG on
+the cube mesh, a distributed graph's ghost update and two dot products per iteration, solved
+--repeat times to its tolerance) in turn without the library and preloaded, per exchange
 (MPI_Neighbor_alltoallv, a persistent request where the MPI has one, MPI_Isend/MPI_Irecv), and
 prints per exchange the median over launches (lowest-highest) of the loop, ghost-update and
 reduction times (max over ranks) and the ratios preloaded / alone. The library runs with
@@ -12,6 +14,7 @@ preloaded launch's report says what hympi served. Standard library only.
 
     bench/scripts/flat_app_compare.py --build build/openmpi [--np 2] [--launches 5]
         [--problem jacobi2d] [--grid 1024] [--iterations 200] [--exchange neighbor,isend]
+    bench/scripts/flat_app_compare.py --build build/openmpi --problem cg [--size 0.05] [--repeat 20] ...
 """
 import argparse
 import os
@@ -30,22 +33,28 @@ def main():
     parser.add_argument("--build", required=True, help="a hympi build tree (with apps/flat/ and src/pmpi/)")
     parser.add_argument("--np", type=int, default=2)
     parser.add_argument("--launches", type=int, default=5)
-    parser.add_argument("--problem", default="jacobi2d", choices=["jacobi2d", "jacobi3d", "laplace19"])
+    parser.add_argument("--problem", default="jacobi2d", choices=["jacobi2d", "jacobi3d", "laplace19", "cg"])
     parser.add_argument("--grid", type=int, default=0, help="points per dimension (0: jacobi_flat's default)")
+    parser.add_argument("--size", type=float, default=0.05, help="cg: the cube mesh's element size")
+    parser.add_argument("--repeat", type=int, default=20, help="cg: solves per launch")
     parser.add_argument("--iterations", type=int, default=200)
     parser.add_argument("--exchange", default="neighbor,persistent,isend")
     args = parser.parse_args()
     library = os.path.abspath(os.path.join(args.build, "src", "pmpi", "libhympi_pmpi.so"))
-    program = os.path.abspath(os.path.join(args.build, "apps", "flat", "jacobi_flat"))
-    for path, target in ((library, "hympi_pmpi"), (program, "jacobi_flat")):
+    name = "cg_flat" if args.problem == "cg" else "jacobi_flat"
+    program = os.path.abspath(os.path.join(args.build, "apps", "flat", name))
+    for path, target in ((library, "hympi_pmpi"), (program, name)):
         if not os.path.exists(path):
             sys.exit(f"flat_app_compare: no {path} (build the target {target})")
     mpiexec = launcher(args.build, args.np)
     os.environ.setdefault("HYMPI_PMPI", "all")
     preload = ["env", f"LD_PRELOAD={library}", "HYMPI_PMPI_REPORT=1"]
-    common = ["--problem", args.problem, "--iterations", str(args.iterations)]
-    common += ["--grid", str(args.grid)] if args.grid else []
-    print(f"{' '.join(mpiexec)} [env LD_PRELOAD=libhympi_pmpi.so] jacobi_flat {' '.join(common)} --exchange E, "
+    if args.problem == "cg":
+        common = ["--size", str(args.size), "--repeat", str(args.repeat)]
+    else:
+        common = ["--problem", args.problem, "--iterations", str(args.iterations)]
+        common += ["--grid", str(args.grid)] if args.grid else []
+    print(f"{' '.join(mpiexec)} [env LD_PRELOAD=libhympi_pmpi.so] {name} {' '.join(common)} --exchange E, "
           f"{args.launches} launches of each, interleaved; s, max over ranks, median over launches (lowest-highest)\n")
     print("| exchange | phase | MPI | MPI + libhympi_pmpi | ratio |")
     print("|---|---|---|---|---|")

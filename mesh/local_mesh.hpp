@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// One part's view of a partitioned mesh, in the layout of a flat MPI FEM code: owned
+// vertices first (ascending global id), then ghosts (the vertices its owned vertices share
+// an edge with, owned elsewhere; ascending global id). No MPI and no hympi library: the flat
+// MPI applications (apps/flat/) use it too.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "partition.hpp"
+
+namespace hympi::mesh {
+
+struct LocalMesh {
+  std::vector<int64_t> global;  // global vertex id of each local vertex
+  std::vector<int> owner;       // its part
+  int owned = 0;
+};
+
+LocalMesh local_mesh(const Graph& graph, const std::vector<int32_t>& part, int me);
+
+/// `local` renumbered: vertex i moves to new_id[i] (e.g. order_local_ids(pattern).new_id,
+/// which keeps owned vertices first).
+LocalMesh reordered(const LocalMesh& local, const std::vector<int>& new_id);
+
+}  // namespace hympi::mesh
