@@ -1,10 +1,17 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "collectives.hpp"
 
+#include <fmt/core.h>
 #include <mpi.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <memory>
+#include <string>
+
+#include "core/tree.hpp"
+#include "mpi/coll/core_config.hpp"
+#include "mpi/node/domains.hpp"
 
 namespace hympi::bench {
 namespace {
@@ -14,6 +21,31 @@ std::unique_ptr<Context> variant(const Context& base, void (*change)(Options&)) 
   Options o = base.options();
   change(o);
   return std::make_unique<Context>(base.topology().world(), o);
+}
+
+/// The two trees of `affinity` on this node (hympi's shapes: src/core/tree.hpp), with their
+/// depth and how many parent-child edges cross a socket / L3 domain. Collective on the node.
+nlohmann::json affinity_trees(const Context& ctx) {
+  const core::TreeSpec spec = mpi::tree_spec(ctx.options());
+  const std::vector<std::vector<int>> groups = mpi::domain_groups(ctx.topology().node());
+  std::vector<int> domain_of(std::size_t(ctx.topology().node_size()));
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    for (int r : groups[g]) domain_of[std::size_t(r)] = int(g);
+  auto shape = [&](const core::Tree& tree) {
+    int crossing = 0;
+    for (int n = 0; n < tree.size(); ++n)
+      if (n != tree.root()) crossing += domain_of[std::size_t(n)] != domain_of[std::size_t(tree.parent(n))];
+    return nlohmann::json{{"depth", tree.depth()}, {"edges_across_domains", crossing}};
+  };
+  nlohmann::json trees{{"domains", groups.size()},
+                       {"by socket/L3", shape(core::Tree::build(spec, groups))},
+                       {"by rank", shape(core::Tree::build(spec, ctx.topology().node_size()))}};
+  if (ctx.topology().world_rank() == 0)
+    fmt::print("# trees over {} domains: by socket/L3 depth {}, {} edges across domains; by rank depth {}, {} across\n",
+               groups.size(), trees["by socket/L3"]["depth"].get<int>(),
+               trees["by socket/L3"]["edges_across_domains"].get<int>(), trees["by rank"]["depth"].get<int>(),
+               trees["by rank"]["edges_across_domains"].get<int>());
+  return trees;
 }
 
 }  // namespace
@@ -87,13 +119,30 @@ nlohmann::json bench_allreduce(Context& ctx, const Method& method, const std::ve
 nlohmann::json bench_affinity(Context& ctx, const Method& method) {
   auto rank_order = variant(ctx, [](Options& o) { o.topology_aware = false; });
   MPI_Comm comm = ctx.topology().world();
-  double in = 1.0 + ctx.topology().world_rank(), out = 0;
-  std::vector<Contender> contenders{
-      {"hympi(tree by socket/L3)", [&] { ctx.allreduce(&in, &out, 1, Op::sum); }},
-      {"hympi(tree by rank)", [&] { rank_order->allreduce(&in, &out, 1, Op::sum); }},
-      {"MPI_Allreduce", [&] { MPI_Allreduce(&in, &out, 1, MPI_DOUBLE, MPI_SUM, comm); }},
+  const double rank = ctx.topology().world_rank();
+  double in = 0, out = 0, call = 0, checksum = 0;
+  // Around every call of every contender alike: a new input, the result read.
+  auto fresh = [&](auto reduce) {
+    return [&, reduce] {
+      call += 1;
+      in = rank + call;
+      reduce();
+      checksum += out;
+    };
   };
-  return report("affinity-allreduce", sizeof(double), contenders, measure(ctx, contenders, method), method);
+  std::vector<Contender> contenders{
+      {"hympi(tree by socket/L3)", fresh([&] { ctx.allreduce(&in, &out, 1, Op::sum); })},
+      {"hympi(tree by rank)", fresh([&] { rank_order->allreduce(&in, &out, 1, Op::sum); })},
+      {"MPI_Allreduce", fresh([&] { MPI_Allreduce(&in, &out, 1, MPI_DOUBLE, MPI_SUM, comm); })},
+  };
+  nlohmann::json record =
+      report("affinity-allreduce", sizeof(double), contenders, measure(ctx, contenders, method), method);
+  record["data"] = name_of(DataMode::fresh);
+  record["checksum"] = checksum;
+  const char* emulated = std::getenv("HYMPI_EMULATE_SOCKETS");
+  record["sockets"] = emulated && *emulated ? std::string("emulated ") + emulated : std::string("hwloc");
+  record["trees"] = affinity_trees(ctx);
+  return record;
 }
 
 }  // namespace hympi::bench

@@ -14,7 +14,14 @@ namespace hympi {
 using mpi::check;
 
 ProcessPlacement placement_of(const Topology& topology) {
-  const std::vector<std::vector<int>> groups = mpi::domain_groups(topology.node());
+  std::vector<std::vector<int>> groups;
+  std::string error;  // a bad HYMPI_EMULATE_SOCKETS on one node: every node throws
+  try {
+    groups = mpi::domain_groups(topology.node());
+  } catch (const Error& e) {
+    error = e.what();
+  }
+  mpi::throw_if_any(topology.world(), error);
   int mine = 0;
   for (std::size_t g = 0; g < groups.size(); ++g)
     for (int r : groups[g])

@@ -2,6 +2,8 @@
 // Bad input must give a clear error on every rank, never a hang or a crash. One program,
 // one mode per case; ctest checks the printed text (PASS_REGULAR_EXPRESSION).
 //   env     HYMPI_* variable with a bad value (set by the test): Context throws
+//   sockets_on_rank1 VALUE  rank 1 alone sets HYMPI_EMULATE_SOCKETS=VALUE (read at the
+//           first collective, where the tree is built): that call throws on every rank
 //   shm     a window larger than /dev/shm: SharedWindow throws, saying how to fix it
 //   root    a root outside the communicator: bcast throws
 //   unchecked  HYMPI_VERIFY=0 and two ranks of one node pass different counts: that node
@@ -55,6 +57,10 @@ int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
   if (mode == "env") {
     expect_error_everywhere([] { hympi::Context ctx(MPI_COMM_WORLD); });
+  } else if (mode == "sockets_on_rank1" && argc > 2) {
+    hympi::Context ctx(MPI_COMM_WORLD);
+    if (ctx.topology().world_rank() == 1) setenv("HYMPI_EMULATE_SOCKETS", argv[2], 1);
+    expect_error_everywhere([&] { ctx.barrier(); });
   } else if (mode == "shm") {
     hympi::Topology topo(MPI_COMM_WORLD);
     struct statvfs fs{};
@@ -98,7 +104,8 @@ int main(int argc, char** argv) {
     }
     std::printf("bad-input: the ghost updates completed without rank 0\n");
   } else {
-    std::fprintf(stderr, "usage: bad_input env|shm|root|unchecked|never|halo_never STRATEGY|halo_killed STRATEGY\n");
+    std::fprintf(stderr, "usage: bad_input env|sockets_on_rank1 VALUE|shm|root|unchecked|never|halo_never STRATEGY|"
+                 "halo_killed STRATEGY\n");
   }
   MPI_Finalize();
   return 0;

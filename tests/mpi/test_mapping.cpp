@@ -4,11 +4,14 @@
 // mapping, the same permutation on every rank; the reordered communicator gives every
 // process its new rank and carries messages between the new ranks (with MPICH's cliques,
 // nodes that stay with the processes, its own Topology finds the pairs on one node); a
-// permutation that differs between ranks is an error on every rank.
+// permutation that differs between ranks is an error on every rank. With emulated sockets
+// (HYMPI_EMULATE_SOCKETS), the placement groups each node's ranks as that setting says.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <map>
 #include <numeric>
 #include <set>
@@ -95,6 +98,24 @@ TEST(MapRanks, HeavyPairsShareANodeAndTheCommunicatorIsReordered) {
           << "new rank " << v;
   }
   MPI_Comm_free(&comm);
+}
+
+TEST(Placement, EmulatedSocketsGroupEachNodesRanks) {
+  const char* sockets = std::getenv("HYMPI_EMULATE_SOCKETS");
+  if (!sockets) GTEST_SKIP() << "set HYMPI_EMULATE_SOCKETS=S[:bunch|:scatter]";
+  const hympi::Topology& topo = context().topology();
+  const int s = std::min(std::atoi(sockets), topo.node_size());
+  const bool scatter = std::strstr(sockets, ":scatter") != nullptr;
+  const hympi::ProcessPlacement placement = hympi::placement_of(topo);
+  ASSERT_EQ(placement.domain_of.size(), std::size_t(world_size()));
+  // Group 0 is node rank 0's domain (domain 0), then the others in order: group = domain.
+  std::vector<int> node_rank(static_cast<std::size_t>(world_size()));
+  std::map<int, int> seen;  // per node, ranks so far (emulated nodes follow rank order)
+  for (int r = 0; r < world_size(); ++r) node_rank[std::size_t(r)] = seen[topo.node_of()[std::size_t(r)]]++;
+  for (int r = 0; r < world_size(); ++r) {
+    const int nr = node_rank[std::size_t(r)], n = seen[topo.node_of()[std::size_t(r)]];
+    EXPECT_EQ(placement.domain_of[std::size_t(r)], scatter ? nr % s : nr * std::min(s, n) / n) << "rank " << r;
+  }
 }
 
 TEST(MapRanks, APermutationThatDiffersBetweenRanksIsAnError) {

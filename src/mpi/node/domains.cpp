@@ -6,8 +6,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <map>
+#include <optional>
+#include <string>
 
+#include "core/name_table.hpp"
+#include "hympi/types.hpp"
 #include "mpi/support/mpi_check.hpp"
 
 namespace hympi::mpi {
@@ -78,15 +84,56 @@ int my_domain() {
   return domain;
 }
 
+enum class Placement { bunch, scatter };
+constexpr core::Named<Placement> kPlacements[] = {{Placement::bunch, "bunch"}, {Placement::scatter, "scatter"}};
+
+/// This rank's emulated domain (HYMPI_EMULATE_SOCKETS), nullopt when it is not set; a
+/// malformed value sets `error`.
+std::optional<int> emulated_domain(int node_rank, int node_size, std::string& error) {
+  const char* value = std::getenv("HYMPI_EMULATE_SOCKETS");
+  if (!value || !*value) return std::nullopt;
+  char* end = nullptr;
+  errno = 0;
+  const long sockets = std::strtol(value, &end, 10);
+  std::optional<Placement> placement = Placement::bunch;
+  if (*end == ':') placement = core::value_in(kPlacements, end + 1);
+  else if (*end != '\0') placement.reset();
+  if (errno != 0 || end == value || sockets < 1 || !placement) {
+    error = std::string("hympi: environment variable HYMPI_EMULATE_SOCKETS='") + value +
+            "' is not valid: it takes a number of sockets per node S >= 1, optionally followed by :" +
+            core::names_in(kPlacements, " or :") + ", e.g. 2:scatter (or unset it for hwloc's)";
+    return std::nullopt;
+  }
+  const long s = std::min<long>(sockets, node_size);
+  return int(*placement == Placement::bunch ? long(node_rank) * s / node_size : node_rank % s);
+}
+
 }  // namespace
 
 std::vector<std::vector<int>> domain_groups(MPI_Comm node) {
-  int size = 0;
+  int size = 0, rank = 0;
   MPI_Comm_size(node, &size);
-  int mine = size > 1 ? my_domain() : -1;
+  MPI_Comm_rank(node, &rank);
+  // Per rank: where its domain comes from (kHwloc, kEmulated, kBad) and the domain.
+  enum Source { kHwloc, kEmulated, kBad };
+  std::string error;
+  const std::optional<int> emulated = emulated_domain(rank, size, error);
+  const int mine[2] = {!error.empty() ? kBad : emulated ? kEmulated : kHwloc,
+                       emulated ? *emulated : size > 1 ? my_domain() : -1};
+  std::vector<int> both(2 * std::size_t(size));
+  check(MPI_Allgather(mine, 2, MPI_INT, both.data(), 2, MPI_INT, node), "MPI_Allgather (domains)");
   std::vector<int> domains(size);
-  check(MPI_Allgather(&mine, 1, MPI_INT, domains.data(), 1, MPI_INT, node),
-        "MPI_Allgather (domains)");
+  for (int r = 0; r < size; ++r) {  // the same verdict on every rank of the node
+    const int source = both[2 * std::size_t(r)];
+    if (source == kBad)
+      throw Error(r == rank ? error
+                            : "hympi: HYMPI_EMULATE_SOCKETS is not valid on node rank " + std::to_string(r) +
+                                  " (see its message)");
+    if (source != both[0])
+      throw Error("hympi: HYMPI_EMULATE_SOCKETS is set on some ranks of a node and not on others (node ranks 0 and " +
+                  std::to_string(r) + "): set it alike for every rank, or nowhere");
+    domains[std::size_t(r)] = both[2 * std::size_t(r) + 1];
+  }
 
   std::vector<int> everyone(size);
   for (int r = 0; r < size; ++r) everyone[r] = r;

@@ -13,6 +13,11 @@ namespace hympi::mpi {
 /// Collective on `node`. Returns groups of node ranks, rank 0's group first and rank 0
 /// first in it. One group when any rank is unbound or spans several domains, or when
 /// hwloc sees a single domain.
+/// Emulated sockets (HYMPI_EMULATE_SOCKETS=S[:bunch|:scatter], for machines with one socket,
+/// as HYMPI_NODE_SIZE emulates nodes): S domains per node instead of hwloc's, node rank r in
+/// domain r * S / n ("bunch": consecutive ranks together, the default) or r % S ("scatter":
+/// ranks dealt round the sockets); S is capped at the node's size. A malformed value, or a
+/// value on some of the node's ranks only, throws hympi::Error on every rank of the node.
 std::vector<std::vector<int>> domain_groups(MPI_Comm node);
 
 }  // namespace hympi::mpi
