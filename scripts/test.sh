@@ -31,7 +31,10 @@ fi
 # Every protocol runs against its plain-MPI reference at 1-8 ranks with an Open MPI and an
 # MPICH: Debian's Open MPI 4.1 and MPICH 5.0 (PyPI's wheel) run everything they can build
 # but the "trimmed" tests (the ghost update at 7-8 ranks on nodes of 1 and 4, where nodes
-# of 2 and 3 run; Open MPI 4.1's multihost 4x1, where its 2x2 runs). Open MPI 5.0 (PyPI's wheel) runs "core": the MPI protocols and every
+# of 2 and 3 run; Open MPI 4.1's multihost 4x1, where its 2x2 runs) and, of the ghost
+# update's six other 7-8 rank shapes (each 13-26 s, alone on the machine), half each: Open
+# MPI 4.1 runs np7.node2, np8 and np8.node3, MPICH 5 np7, np7.node3 and np8.node2 (each MPI at
+# 7 and 8 ranks, on real and emulated nodes; together every shape). Open MPI 5.0 (PyPI's wheel) runs "core": the MPI protocols and every
 # bad-input and lifetime path at 1-4 ranks, real and emulated nodes. Debian's MPICH 4.0,
 # the slowest here when oversubscribed (it spins), runs core with the ghost update at 1-2
 # ranks only, and the bindings the wheels cannot carry (Fortran: no wrappers in them;
@@ -43,8 +46,8 @@ core='^(misuse|bad_input|finalize|watchdog|killed|c|topology|window|visibility|n
 bindings='^(fortran|python|examples|package)\.'
 trimmed='^halo\.np[78]\.node[14]$'  # --all runs them
 declare -A selection=(
-  [openmpi]="-E $trimmed|^multihost\.4x1$"
-  [mpich5]="-E $trimmed"
+  [openmpi]="-E $trimmed|^multihost\.4x1$|^halo\.np7(\.node3)?$|^halo\.np8\.node2$"
+  [mpich5]="-E $trimmed|^halo\.np7\.node2$|^halo\.np8(\.node3)?$"
   [openmpi5]="-R $core"
   [mpich]="-R $core|$bindings -E ^halo\.np[34]"
   [openmpi-sanitize]="-L sanitize -R $core")
