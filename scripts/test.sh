@@ -24,7 +24,8 @@ fi
 # What runs where, to stay within CI's 60 minutes on two cores (a clean clone: 70m40s on
 # 2026-11-27; 67m30s on 2026-11-28 with the long runs at 7-8 ranks, on emulated hosts and
 # under the sanitizers shortened; about 57 minutes later that day with -g1 and the unit
-# tests in one tree: builds about 22 minutes, tests 35; each tree's start is stamped
+# tests in one tree: builds about 22 minutes, tests 35; 56m55s on 2026-11-28 with the 7-8
+# rank ghost-update shapes split between the two full trees below; each tree's start is stamped
 # below, its tests' time is ctest's "Total Test time"). An MPI test asks ctest for
 # one processor per rank: with -j2 the tests of two or more ranks ran one at a time, so -j4
 # below (Open MPI 5's core: 329 s instead of 381).

@@ -66,8 +66,9 @@ status=0
 # Consecutive calls: 1,000 collectives, 300 ghost updates (RMA baselines 30) per strategy;
 # over TCP between namespaces each costs tens of microseconds (Open MPI 4.1's 2x2 took 98 s
 # with three times as many). MPICH 4 spins when ranks outnumber cores (4 ranks here on 2
-# cores), and so does Open MPI's TCP transport: with other tests beside it (CI's ctest -j4)
-# Open MPI 4.1's 2x2 took 81-86 s, 24 s alone: fewer calls for both. MPICH 5 gets the test
+# cores), and so does Open MPI's TCP transport: with other work beside it (CI's ctest -j4)
+# Open MPI 4.1's 2x2 took 81-86 s, 24 s alone; fewer calls for both (Open MPI 4.1 under the
+# same load: 74 s, most of it the programs' set-ups over TCP). MPICH 5 gets the test
 # launcher's progress throttle instead.
 runs="test_topology:1000 test_collectives:1000 test_halo:300"
 export GTEST_FILTER=-HaloResources.*
