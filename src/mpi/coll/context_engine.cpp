@@ -87,10 +87,18 @@ NodeCollectives& ContextEngine::node_collectives() {
                   [&] { return agree_on_setup(topology.world(), "Context's first collective call", {}); });
   }
   std::string error;
+  std::optional<core::Tree> tree;
   try {
-    node = make_node_collectives(topology, options, arena);
-  } catch (const std::exception& e) {  // MPI refused a window, /dev/shm is full, no memory
-    error = std::string(e.what()) + ". " + resources_held() + ".";
+    tree = node_tree(topology, options);
+  } catch (const Error& e) {  // a malformed setting (HYMPI_EMULATE_SOCKETS): its message alone
+    error = e.what();
+  }
+  if (tree) {
+    try {
+      node = make_node_collectives(topology, options, *tree, arena);
+    } catch (const std::exception& e) {  // MPI refused a window, /dev/shm is full, no memory
+      error = std::string(e.what()) + ". " + resources_held() + ".";
+    }
   }
   try {
     throw_if_any(topology.world(), error);

@@ -58,9 +58,15 @@ class Engine final : public NodeCollectives {
 
 }  // namespace
 
+core::Tree node_tree(const Topology& topology, const Options& options) {
+  const core::TreeSpec spec = tree_spec(options);
+  return options.topology_aware ? core::Tree::build(spec, domain_groups(topology.node()))
+                                : core::Tree::build(spec, topology.node_size());
+}
+
 std::unique_ptr<NodeCollectives> make_node_collectives(const Topology& topology,
                                                        const Options& options,
-                                                       SharedArena& arena) {
+                                                       const core::Tree& tree, SharedArena& arena) {
   // Control blocks and data buffers in separate regions: control lines never share a
   // page with data, and each buffer is page-aligned. Released with the engine (or here,
   // when the second allocation fails).
@@ -75,10 +81,6 @@ std::unique_ptr<NodeCollectives> make_node_collectives(const Topology& topology,
     participants.push_back({std::launder(reinterpret_cast<core::CollectiveBlock*>(blocks.peers[r])),
                             buffers.peers[r]});
 
-  const core::TreeSpec spec = tree_spec(options);
-  core::Tree tree = options.topology_aware
-                        ? core::Tree::build(spec, domain_groups(topology.node()))
-                        : core::Tree::build(spec, topology.node_size());
   core::WaitConfig wait = wait_config(options, topology);
 
   const int self = topology.node_rank();

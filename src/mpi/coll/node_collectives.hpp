@@ -31,9 +31,14 @@ class NodeCollectives {
   virtual bool broken() const = 0;
 };
 
+/// The node's tree (options' shape), over its socket / L3 domains when options ask for a
+/// topology-aware tree (domain_groups: hwloc, or HYMPI_EMULATE_SOCKETS, whose malformed
+/// value throws here on every rank of the node). Collective on the node.
+core::Tree node_tree(const Topology& topology, const Options& options);
+
 /// Collective on the node.
 std::unique_ptr<NodeCollectives> make_node_collectives(const Topology& topology,
                                                        const Options& options,
-                                                       SharedArena& arena);
+                                                       const core::Tree& tree, SharedArena& arena);
 
 }  // namespace hympi::mpi
