@@ -4,7 +4,6 @@
 #include <fmt/core.h>
 #include <mpi.h>
 
-#include "ghost_bench.hpp"
 #include "hympi/grid.hpp"
 #include "hympi/halo.hpp"
 #include "hympi/statistics.hpp"
@@ -12,8 +11,11 @@
 
 namespace hympi::bench {
 
+const Lineup kGridLineup{{Strategy::shm, Strategy::shm_direct, Strategy::aggregated, Strategy::aggregated_odm},
+                         {Strategy::neighbor}};
+
 nlohmann::json bench_halo_pattern(Context& ctx, const Method& method, const Pattern& pattern, const std::string& label,
-                                  const DataOptions& data) {
+                                  const DataOptions& data, const Lineup& lineup) {
   const bool root = ctx.topology().world_rank() == 0;
   const MessageStatistics st = message_statistics(pattern_messages(pattern), ctx.topology().node_of());
   if (root)
@@ -31,8 +33,6 @@ nlohmann::json bench_halo_pattern(Context& ctx, const Method& method, const Patt
     fmt::print("\n");
   }
   const std::size_t points = std::size_t(pattern.local_points()) * std::size_t(pattern.chunk());
-  const Lineup lineup{{Strategy::shm, Strategy::shm_direct, Strategy::aggregated, Strategy::aggregated_odm},
-                      {Strategy::neighbor}};
   nlohmann::json record = compare_ghost_updates(ctx, method, pattern, lineup, data, label, points * sizeof(double));
   record["statistics"] = statistics_json(st);
   record["links"] = links;

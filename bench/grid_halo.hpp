@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app_data.hpp"
+#include "ghost_bench.hpp"
 #include "method.hpp"
 #include "stats.hpp"
 
@@ -16,8 +17,12 @@ namespace hympi::bench {
 
 nlohmann::json bench_halo_grid(Context& ctx, const Method& method, const GridSpec& grid, const DataOptions& data);
 
-/// The same comparison on any pattern (of doubles); `label` heads the table.
+/// The contenders of the grid's table: hympi's strategies against MPI's neighbourhood exchange.
+extern const Lineup kGridLineup;
+
+/// The same comparison on any pattern (of doubles) between `lineup`'s contenders; `label`
+/// heads the table.
 nlohmann::json bench_halo_pattern(Context& ctx, const Method& method, const Pattern& pattern, const std::string& label,
-                                  const DataOptions& data);
+                                  const DataOptions& data, const Lineup& lineup = kGridLineup);
 
 }  // namespace hympi::bench

@@ -25,8 +25,10 @@
 #ifdef HYMPI_BENCH_MAPPING
 #include "mapping_stats.hpp"
 #endif
-#ifdef HYMPI_BENCH_MESH
+#ifdef HYMPI_BENCH_SAVED_MESH
 #include "mesh_halo.hpp"
+#endif
+#ifdef HYMPI_BENCH_MESH
 #include "mesh_stats.hpp"
 #endif
 
@@ -99,13 +101,22 @@ int main(int argc, char** argv) {
     double mesh_size = 0.03;
     int mesh_chunk = 1;
     std::vector<int> mesh_parts{36, 72, 144};
+    std::string mesh_partition;
+#ifdef HYMPI_BENCH_SAVED_MESH
+    auto* halo_mesh = app.add_subcommand(
+        "halo-mesh", "ghost update on the cube mesh (Quaranta & Maddegedara 2021, Fig. 16): flat MPI, hympi, "
+                     "neighbourhood, RMA");
+    auto* partition_option = halo_mesh->add_option(
+        "--partition", mesh_partition, "a partition saved by hympi-mesh partition (no Gmsh needed) instead of --size");
+    halo_mesh->add_option("--chunk", mesh_chunk, "values per point (1 or 3)")->check(CLI::PositiveNumber);
+#endif
 #ifdef HYMPI_BENCH_MESH
-    auto* halo_mesh = app.add_subcommand("halo-mesh", "ghost update on the cube mesh (Gmsh, METIS): flat vs aggregated");
-    for (CLI::App* sub : {halo_mesh, stats}) {
-      sub->add_option("--size", mesh_size, "cube mesh element size");
-      sub->add_option("--chunk", mesh_chunk, "values per point (1 or 3)")->check(CLI::PositiveNumber);
-    }
+    halo_mesh->add_option("--size", mesh_size, "cube mesh element size")->excludes(partition_option);
+    stats->add_option("--size", mesh_size, "cube mesh element size");
+    stats->add_option("--chunk", mesh_chunk, "values per point (1 or 3)")->check(CLI::PositiveNumber);
     stats->add_option("--parts", mesh_parts, "cube mesh: process counts of the Tables 2-3 rows")->delimiter(',');
+#elif defined(HYMPI_BENCH_SAVED_MESH)
+    partition_option->required();  // built without Gmsh: no cube mesh to make
 #endif
     auto* apps = app.add_subcommand("apps", "jacobi2d, jacobi3d, laplace19 and cg per strategy: time split per iteration");
     auto* petsc_sub = app.add_subcommand(
@@ -187,8 +198,16 @@ int main(int argc, char** argv) {
       if (all->parsed()) grid.global = {48, 48, 48};
       out["benchmarks"].push_back(hympi::bench::bench_halo_grid(ctx, method, grid, data));
     }
+#ifdef HYMPI_BENCH_SAVED_MESH
+    if (halo_mesh->parsed() && !mesh_partition.empty()) try {
+        out["benchmarks"].push_back(hympi::bench::bench_halo_saved_mesh(ctx, method, mesh_partition, mesh_chunk, data));
+      } catch (const hympi::bench::EveryRankError& e) {  // thrown on every rank together
+        if (ctx.topology().world_rank() == 0) fmt::print(stderr, "{}\n", e.what());
+        status = 2;
+      }
+#endif
 #ifdef HYMPI_BENCH_MESH
-    if (halo_mesh->parsed() || all->parsed())
+    if ((halo_mesh->parsed() && mesh_partition.empty()) || all->parsed())
       out["benchmarks"].push_back(hympi::bench::bench_halo_mesh(ctx, method, quick ? 0.05 : mesh_size, mesh_chunk, data));
 #endif
     if (apps->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_apps(ctx, rounds, quick));
@@ -206,7 +225,7 @@ int main(int argc, char** argv) {
     }
     if (setup->parsed() || all->parsed())
       for (auto& r : hympi::bench::bench_setup(ctx, method)) out["benchmarks"].push_back(r);
-    if (ctx.topology().world_rank() == 0 && !json_path.empty()) {
+    if (ctx.topology().world_rank() == 0 && !json_path.empty() && status == 0) {
       std::ofstream(json_path) << out.dump(1) << "\n";
       fmt::print("# samples written to {}\n", json_path);
     }

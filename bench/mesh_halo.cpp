@@ -5,7 +5,6 @@
 
 #include "cube_mesh.hpp"
 #include "distributed.hpp"
-#include "grid_halo.hpp"
 
 namespace hympi::bench {
 
@@ -24,11 +23,9 @@ Pattern cube_mesh_pattern(Context& ctx, double size, int chunk, int& points) {
 nlohmann::json bench_halo_mesh(Context& ctx, const Method& method, double size, int chunk, const DataOptions& data) {
   int points = 0;
   const Pattern pattern = cube_mesh_pattern(ctx, size, chunk, points);
-  nlohmann::json record = bench_halo_pattern(
-      ctx, method, pattern, fmt::format("halo-mesh cube {:g}, {} points, chunk {}", size, points, chunk), data);
-  record["benchmark"] = "halo-mesh";
+  nlohmann::json record =
+      halo_mesh_record(ctx, method, pattern, fmt::format("halo-mesh cube {:g}, {} points, chunk {}", size, points, chunk), data);
   record["mesh_size"] = size;
-  record["chunk"] = chunk;
   return record;
 }
 

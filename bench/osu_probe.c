@@ -17,6 +17,10 @@
  *   neighbor_init  the same exchange as an MPI-4 persistent request, made once per size
  *               (MPI_Neighbor_alltoallv_init, in the warm-up), each call MPI_Start +
  *               MPI_Wait (where the MPI has it: MPI-4, Open MPI 5)
+ *   box, box_init  the same two on a 3-D grid of ranks (MPI_Dims_create, not periodic) whose
+ *               neighbours are all ranks sharing a face, an edge or a corner (a 27-point
+ *               stencil's ghost update: up to 26 neighbours; 2 ranks: 1, 8: 7, 16: 7-17),
+ *               8 B and 1-64 KiB per neighbour
  *
  * Like OSU's, it sends unchanged buffers (cache-resident data). Preloaded with
  * libhympi_pmpi it times the same calls through hympi (bench/scripts/pmpi_compare.py).
@@ -29,7 +33,11 @@
 #include <string.h>
 
 static int rank, size;
+enum { kMaxDegree = 26 };
 static MPI_Comm ring = MPI_COMM_NULL; /* the ring as a distributed graph (2 ranks: one neighbour) */
+static MPI_Comm box = MPI_COMM_NULL;  /* the 3-D grid's 27-point stencil as a distributed graph */
+static MPI_Comm topology;             /* the graph of the neighbour rows being timed: ring or box */
+static int counts[kMaxDegree], displs[kMaxDegree];
 static int small_iterations = 10000, large_iterations = 1000; /* OSU's defaults (> 8 KiB: large) */
 static char *out, *in;
 
@@ -59,9 +67,14 @@ static void exchange(size_t bytes) {
   MPI_Waitall(count, requests, statuses);
 }
 
+/* `bytes` to and from each neighbour of `topology`, in consecutive blocks. */
+static void set_blocks(size_t bytes) {
+  for (int i = 0; i < kMaxDegree; ++i) counts[i] = (int)bytes, displs[i] = i * (int)bytes;
+}
+
 static void neighbor(size_t bytes) {
-  int counts[2] = {(int)bytes, (int)bytes}, displs[2] = {0, (int)bytes};
-  MPI_Neighbor_alltoallv(out, counts, displs, MPI_BYTE, in, counts, displs, MPI_BYTE, ring);
+  set_blocks(bytes);
+  MPI_Neighbor_alltoallv(out, counts, displs, MPI_BYTE, in, counts, displs, MPI_BYTE, topology);
 }
 
 #if MPI_VERSION >= 4 || (defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION >= 5)
@@ -72,9 +85,8 @@ static size_t persistent_bytes = 0;
 static void neighbor_init(size_t bytes) {
   if (bytes != persistent_bytes) { /* the first call of a size: in the warm-up on every rank */
     if (persistent != MPI_REQUEST_NULL) MPI_Request_free(&persistent);
-    static int counts[2], displs[2];
-    counts[0] = counts[1] = displs[1] = (int)bytes;
-    MPI_Neighbor_alltoallv_init(out, counts, displs, MPI_BYTE, in, counts, displs, MPI_BYTE, ring, MPI_INFO_NULL,
+    set_blocks(bytes); /* the request keeps them: unchanged until the next size */
+    MPI_Neighbor_alltoallv_init(out, counts, displs, MPI_BYTE, in, counts, displs, MPI_BYTE, topology, MPI_INFO_NULL,
                                 &persistent);
     persistent_bytes = bytes;
   }
@@ -88,6 +100,25 @@ static void make_ring(void) {
   const int n = size > 2 ? 2 : size - 1;
   MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, n, peers, weights, n, peers, weights,
                                  MPI_INFO_NULL, 0, &ring);
+}
+
+/* The box graph; rank 0 prints the grid and the fewest and most neighbours of a rank. */
+static void make_box(void) {
+  int dims[3] = {0, 0, 0}, peers[kMaxDegree], weights[kMaxDegree], n = 0;
+  MPI_Dims_create(size, 3, dims);
+  const int at[3] = {rank / (dims[1] * dims[2]), rank / dims[2] % dims[1], rank % dims[2]};
+  for (int dx = -1; dx <= 1; ++dx)
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dz = -1; dz <= 1; ++dz) {
+        const int x = at[0] + dx, y = at[1] + dy, z = at[2] + dz;
+        if ((dx || dy || dz) && x >= 0 && x < dims[0] && y >= 0 && y < dims[1] && z >= 0 && z < dims[2])
+          weights[n] = 1, peers[n++] = (x * dims[1] + y) * dims[2] + z;
+      }
+  MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, n, peers, weights, n, peers, weights, MPI_INFO_NULL, 0, &box);
+  int fewest = 0, most = 0;
+  MPI_Reduce(&n, &fewest, 1, MPI_INT, MPI_MIN, 0, MPI_COMM_WORLD);
+  MPI_Reduce(&n, &most, 1, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);
+  if (rank == 0) printf("# box: %d x %d x %d ranks, %d-%d neighbours per rank\n", dims[0], dims[1], dims[2], fewest, most);
 }
 
 /* Times `op` OSU's way and prints one row (rank 0): the average, min and max over ranks
@@ -106,6 +137,19 @@ static void run(const char* name, void (*op)(size_t), size_t bytes) {
   MPI_Reduce(&us, &max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   MPI_Reduce(&us, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   if (rank == 0) printf("%-10s %10zu %17.3f %17.3f %17.3f %12d\n", name, bytes, sum / size, min, max, iterations);
+}
+
+/* The neighbour rows on one graph: blocking, then persistent where the MPI has it. */
+static void run_neighbors(MPI_Comm graph, const char* blocking, const char* started, const size_t* sizes, size_t n) {
+  topology = graph;
+  for (size_t i = 0; i < n; ++i) run(blocking, neighbor, sizes[i]);
+#ifdef PERSISTENT_NEIGHBOR
+  for (size_t i = 0; i < n; ++i) run(started, neighbor_init, sizes[i]);
+  MPI_Request_free(&persistent);
+  persistent_bytes = 0;
+#else
+  (void)started;
+#endif
 }
 
 int main(int argc, char** argv) {
@@ -133,15 +177,13 @@ int main(int argc, char** argv) {
   for (size_t i = 0; i < sizeof exchange_bytes / sizeof *exchange_bytes && size > 1; ++i)
     run("exchange", exchange, exchange_bytes[i]);
   if (size > 1) {
+    const size_t box_bytes[] = {8, 1024, 4096, 16384, 65536}; /* 26 x 64 KiB fit the 2 MiB buffers */
     make_ring();
-    for (size_t i = 0; i + 1 < sizeof allreduce_bytes / sizeof *allreduce_bytes; ++i)
-      run("neighbor", neighbor, allreduce_bytes[i]);
-#ifdef PERSISTENT_NEIGHBOR
-    for (size_t i = 0; i + 1 < sizeof allreduce_bytes / sizeof *allreduce_bytes; ++i)
-      run("neighbor_init", neighbor_init, allreduce_bytes[i]);
-    MPI_Request_free(&persistent);
-#endif
+    make_box();
+    run_neighbors(ring, "neighbor", "neighbor_init", allreduce_bytes, sizeof allreduce_bytes / sizeof *allreduce_bytes - 1);
+    run_neighbors(box, "box", "box_init", box_bytes, sizeof box_bytes / sizeof *box_bytes);
     MPI_Comm_free(&ring);
+    MPI_Comm_free(&box);
   }
   free(out);
   free(in);

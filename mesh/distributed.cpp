@@ -26,20 +26,12 @@ RankPartition partition_over(const Graph& graph, const Topology& topo, int level
   RankPartition rp;
   rp.two_level = levels == 2 && topo.node_count() > 1 && topo.node_count() * topo.node_size() == topo.world_size();
   rp.part = partition(graph, topo.world_size(), rp.two_level ? topo.node_size() : 0);
-  rp.rank_of_part.resize(static_cast<std::size_t>(topo.world_size()));
-  std::vector<int> placed(static_cast<std::size_t>(topo.node_count()), 0);  // node ranks go by world rank
-  for (int r = 0; r < topo.world_size(); ++r) {
-    const int node = topo.node_of()[std::size_t(r)];
-    rp.rank_of_part[std::size_t(rp.two_level ? node * topo.node_size() + placed[std::size_t(node)]++ : r)] = r;
-  }
+  rp.rank_of_part = rank_of_parts(topo.node_of(), topo.node_size(), rp.two_level);
   return rp;
 }
 
 LocalMesh rank_local_mesh(const Graph& graph, const RankPartition& rp, int rank) {
-  const int my_part = int(std::find(rp.rank_of_part.begin(), rp.rank_of_part.end(), rank) - rp.rank_of_part.begin());
-  LocalMesh local = local_mesh(graph, rp.part, my_part);
-  for (int& owner : local.owner) owner = rp.rank_of_part[std::size_t(owner)];
-  return local;
+  return owners_as_ranks(local_mesh(graph, rp.part, part_of_rank(rp.rank_of_part, rank)), rp.rank_of_part);
 }
 
 Pattern mesh_pattern(Context& ctx, const LocalMesh& local, int chunk) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "local_mesh.hpp"
 
+#include <algorithm>
 #include <set>
 
 namespace hympi::mesh {
@@ -21,6 +22,25 @@ LocalMesh local_mesh(const Graph& graph, const std::vector<int32_t>& part, int m
     local.owner.push_back(part[std::size_t(g)]);
   }
   return local;
+}
+
+std::vector<int> rank_of_parts(const std::vector<int>& node_of, int node_size, bool two_level) {
+  std::vector<int> rank_of_part(node_of.size());
+  std::vector<int> placed(node_of.size(), 0);  // ranks placed per node so far
+  for (std::size_t r = 0; r < node_of.size(); ++r) {
+    const int node = node_of[r];
+    rank_of_part[two_level ? std::size_t(node * node_size + placed[std::size_t(node)]++) : r] = int(r);
+  }
+  return rank_of_part;
+}
+
+LocalMesh owners_as_ranks(LocalMesh local, const std::vector<int>& rank_of_part) {
+  for (int& owner : local.owner) owner = rank_of_part[std::size_t(owner)];
+  return local;
+}
+
+int part_of_rank(const std::vector<int>& rank_of_part, int rank) {
+  return int(std::find(rank_of_part.begin(), rank_of_part.end(), rank) - rank_of_part.begin());
 }
 
 LocalMesh reordered(const LocalMesh& local, const std::vector<int>& new_id) {

@@ -9,9 +9,22 @@
 #    on this node (the floors say what the system call costs);
 #  - allreduce and barrier against the MPI library's, halo-grid, and petsc (PETSc's
 #    VecScatter per PetscSF type; a build without PETSc says so and exits 0);
+#  - with SWEEP_PARTITIONS (files of `hympi-mesh partition` cut for the largest count): the
+#    cube mesh's ghost update of Quaranta & Maddegedara (2021), Fig. 16 (halo-mesh: flat MPI,
+#    hympi's strategies, MPI's neighbourhood exchange and the RMA baselines), 3 values per
+#    point as their data sizes imply, one step per file;
+#  - affinity (their Fig. 13: the allreduce's tree per socket against one tree by rank) with
+#    the ranks mapped by core ("bunch") and by socket ("scatter"), twice;
+#  - with SWEEP_PMPI (a libhympi_pmpi.so) and hympi-osu-probe beside BENCH: an unchanged MPI
+#    program timed OSU's way alone, with the library serving every call at every size
+#    (HYMPI_PMPI=all, HYMPI_PMPI_AFTER=0) and with the library loaded but serving none
+#    (HYMPI_PMPI=none), three launches of each interleaved, in probe-npN-{mpi,pmpi,none}-K.txt
+#    (bench/scripts/pmpi_compare.py --from OUT_DIR --np N tabulates them; SWEEP_PROBE_ARGS:
+#    the probe's options);
 #  - halo, allreduce and petsc twice more, for the spread between launches;
 # then halo, allreduce and petsc at the smaller counts, and halo on emulated nodes of half
-# the largest count.
+# the largest count. The allreduce and barrier steps time hympi-seq_cst too (every atomic
+# seq_cst: the paper's ablation).
 # Each step has its own time limit, cut to what is left of SWEEP_SECONDS when that is set; its
 # output lands in OUT_DIR/<step>.txt, its samples in OUT_DIR/<step>.json
 # (bench/scripts/summarize.py OUT_DIR/*.json tabulates them). SWEEP_ARGS: hympi-bench options
@@ -31,8 +44,11 @@ cores=$(lscpu -p=CORE 2>/dev/null | grep -v '^#' | sort -u | wc -l)
 echo "== $cpus CPUs, $cores cores, ptrace_scope $(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null || echo none); $("$mpiexec" --version 2>&1 | grep -m1 -iE "open mpi|version:")"
 openmpi=0 failed=0
 case "$("$mpiexec" --version 2>&1)" in *"Open MPI"*|*OpenRTE*) openmpi=1 ;; esac
-step() {  # name np seconds [VAR=value...] -- hympi-bench arguments
-  local name=$1 np=$2 limit=$3
+# name np seconds [VAR=value...] -- hympi-bench arguments. Two VARs are the step's own:
+# MAP_BY=unit maps the ranks by that unit (socket) instead of by core, PROGRAM=path runs that
+# program (no --json) instead of hympi-bench.
+step() {
+  local name=$1 np=$2 limit=$3 map="" program=$bench json=1
   shift 3
   if [ -n "${SWEEP_SECONDS:-}" ]; then
     local left=$((SWEEP_SECONDS - SECONDS))
@@ -41,20 +57,33 @@ step() {  # name np seconds [VAR=value...] -- hympi-bench arguments
   fi
   local launch=(-n "$np") unit=core
   [ "$np" -gt "$cores" ] && unit=hwthread  # more ranks than cores: one per hardware thread
-  if [ $openmpi = 1 ]; then launch+=(--map-by "$unit:OVERSUBSCRIBE" --bind-to "$unit"); else launch+=(-bind-to "$unit"); fi
+  local variables=()
   while [ "$1" != -- ]; do
-    if [ $openmpi = 1 ]; then launch+=(-x "$1"); else launch+=(-env "${1%%=*}" "${1#*=}"); fi
+    case $1 in
+      MAP_BY=*) map=${1#*=} ;;
+      PROGRAM=*) program=${1#*=} json=0 ;;
+      *) if [ $openmpi = 1 ]; then variables+=(-x "$1"); else variables+=(-env "${1%%=*}" "${1#*=}"); fi ;;
+    esac
     shift
   done
   shift
-  echo "== $name: $mpiexec ${launch[*]} hympi-bench ${SWEEP_ARGS:-}${SWEEP_ARGS:+ }$*"
+  if [ $openmpi = 1 ]; then
+    launch+=(--map-by "${map:-$unit}:OVERSUBSCRIBE" --bind-to "$unit")
+  else
+    launch+=(-bind-to "$unit")
+    [ -n "$map" ] && launch+=(-map-by "$map")
+  fi
+  launch+=("${variables[@]}")
+  local options=()
+  # shellcheck disable=SC2206  # SWEEP_ARGS, SWEEP_PROBE_ARGS: several options
+  if [ $json = 1 ]; then options=(${SWEEP_ARGS:-} "$@" --json "$out/$name.json"); else options=(${SWEEP_PROBE_ARGS:-} "$@"); fi
+  echo "== $name: $mpiexec ${launch[*]} $(basename "$program") ${options[*]}"
   local t0=$SECONDS
-  # shellcheck disable=SC2086  # SWEEP_ARGS: several options
-  timeout "$limit" "$mpiexec" "${launch[@]}" "$bench" ${SWEEP_ARGS:-} "$@" --json "$out/$name.json" >"$out/$name.txt" 2>&1
+  timeout "$limit" "$mpiexec" "${launch[@]}" "$program" "${options[@]}" >"$out/$name.txt" 2>&1
   local rc=$?
   echo "   exit $rc after $((SECONDS - t0)) s"
   [ $rc = 0 ] || failed=$((failed + 1))
-  grep -E '^# ratio (shm|hympi|sf_hympi) / (shm-two_copies|cma_copy|flat_mpi|MPI_Allreduce|MPI_Barrier|sf_basic):' \
+  grep -E '^# ratio (shm|hympi|sf_hympi)(\(tree by [^)]*\))? / (shm-two_copies|cma_copy|flat_mpi|MPI_Allreduce|MPI_Barrier|sf_basic):|^# trees over' \
     "$out/$name.txt" | head -20
 }
 top=${nps[0]}
@@ -63,6 +92,22 @@ step "allreduce-np$top" "$top" 60 -- allreduce
 step "barrier-np$top" "$top" 60 -- barrier
 step "halo-grid-np$top" "$top" 120 -- halo-grid
 step "petsc-np$top" "$top" 120 -- petsc
+for partition in ${SWEEP_PARTITIONS:-}; do
+  step "halo-mesh-np$top-$(basename "$partition" .part)" "$top" 150 -- halo-mesh --partition "$partition" --chunk 3
+done
+for i in 1 2; do
+  step "affinity-np$top-bunch-$i" "$top" 60 -- affinity
+  step "affinity-np$top-scatter-$i" "$top" 60 MAP_BY=socket -- affinity
+done
+probe=$(dirname "$bench")/hympi-osu-probe
+if [ -n "${SWEEP_PMPI:-}" ] && [ -x "$probe" ]; then
+  served=(HYMPI_PMPI_AFTER=0 HYMPI_PMPI_MIN_BYTES=0 HYMPI_PMPI_MAX_BYTES=unlimited "LD_PRELOAD=$SWEEP_PMPI")
+  for i in 1 2 3; do
+    step "probe-np$top-mpi-$i" "$top" 120 PROGRAM="$probe" --
+    step "probe-np$top-pmpi-$i" "$top" 120 PROGRAM="$probe" HYMPI_PMPI=all "${served[@]}" --
+    step "probe-np$top-none-$i" "$top" 120 PROGRAM="$probe" HYMPI_PMPI=none "${served[@]}" --
+  done
+fi
 for i in 2 3; do
   step "halo-np$top-$i" "$top" 150 HYMPI_SINGLE_COPY=1024 -- halo
   step "allreduce-np$top-$i" "$top" 60 -- allreduce

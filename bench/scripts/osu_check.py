@@ -45,15 +45,20 @@ def run(command):
     return out.stdout
 
 
-def probe(mpiexec, build, extra=()):
-    """{(test, bytes): average latency in µs} from one probe launch."""
+def probe_rows(text):
+    """{(test, bytes): average latency in µs} from a probe's output."""
     rows = {}
-    for line in run(mpiexec + [os.path.join(build, "bench", "hympi-osu-probe")] + list(extra)).splitlines():
+    for line in text.splitlines():
         fields = line.split()
         if line.startswith("#") or len(fields) != 6:
             continue
         rows[(fields[0], int(fields[1]))] = float(fields[2])
     return rows
+
+
+def probe(mpiexec, build, extra=()):
+    """probe_rows of one probe launch."""
+    return probe_rows(run(mpiexec + [os.path.join(build, "bench", "hympi-osu-probe")] + list(extra)))
 
 
 def bench(mpiexec, build, outer):

@@ -2,32 +2,77 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """An unmodified MPI program with and without libhympi_pmpi: launches hympi-osu-probe (plain
 MPI, OSU's method: MPI_Barrier, MPI_Allreduce, MPI_Bcast, MPI_Reduce of doubles, 8 B - 1 MiB,
-MPI_Neighbor_alltoallv on a ring, 8 B - 256 KiB per neighbour; unchanged buffers) in turn
+MPI_Neighbor_alltoallv on a ring, 8 B - 256 KiB per neighbour, and on a 3-D grid's 27-point
+stencil, 8 B - 64 KiB per neighbour; unchanged buffers) in turn
 without the library, with it, and with it but HYMPI_PMPI=none (every call falls through: the
 library's own overhead), and prints per operation and size the median over launches of each
 (lowest-highest) and the ratios to MPI alone. The library runs with HYMPI_PMPI=all (the
 neighbourhood calls too), HYMPI_PMPI_AFTER=0 (a Context from the first call) and
 HYMPI_PMPI_MAX_BYTES=unlimited and HYMPI_PMPI_MIN_BYTES=0 (every size through hympi, to find
-the bounds) unless set.
+the bounds) unless set. With --from it launches nothing and tabulates the probe outputs that
+bench/scripts/node_sweep.sh wrote with SWEEP_PMPI (probe-npN-{mpi,pmpi,none}-K.txt).
 Standard library only.
 
     bench/scripts/pmpi_compare.py --build build/openmpi [--np 2] [--launches 5] [--iterations 10000]
+    bench/scripts/pmpi_compare.py --from SWEEP_DIR --np 16
 """
 import argparse
+import glob
 import os
 import statistics
 import sys
 
-from osu_check import launcher, probe
+from osu_check import launcher, probe, probe_rows
+
+
+def saved(directory, np):
+    """The sweep's launches: (plain, preloaded, none, the launch's description)."""
+    runs = {}
+    for variant in ("mpi", "pmpi", "none"):
+        paths = sorted(glob.glob(os.path.join(directory, f"probe-np{np}-{variant}-*.txt")))
+        if not paths:
+            sys.exit(f"pmpi_compare: no {directory}/probe-np{np}-{variant}-*.txt (node_sweep.sh with SWEEP_PMPI)")
+        runs[variant] = []
+        for path in paths:
+            with open(path) as f:
+                runs[variant].append(probe_rows(f.read()))
+    return runs["mpi"], runs["pmpi"], runs["none"], f"node_sweep.sh {directory}, {np} ranks"
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--build", required=True, help="a hympi build tree (with bench/ and src/pmpi/)")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--build", help="a hympi build tree (with bench/ and src/pmpi/)")
+    source.add_argument("--from", dest="directory", help="tabulate a node_sweep.sh directory instead")
     parser.add_argument("--np", type=int, default=2)
     parser.add_argument("--launches", type=int, default=5)
     parser.add_argument("--iterations", type=int, default=0, help="calls per size (0: OSU's defaults)")
     args = parser.parse_args()
+    if args.directory:
+        plain, preloaded, none, how = saved(args.directory, args.np)
+    else:
+        plain, preloaded, none, how = measure(args)
+    print(f"{how} [env LD_PRELOAD=libhympi_pmpi.so] hympi-osu-probe, {len(plain)} launches of "
+          f"each, interleaved; µs, median over launches (lowest-highest); unchanged buffers (OSU's method)\n")
+    print("| operation | bytes | MPI | MPI + libhympi_pmpi | ratio | HYMPI_PMPI=none | ratio |")
+    print("|---|---|---|---|---|---|---|")
+    for key in sorted(plain[0], key=lambda k: (k[0] != "barrier", k[0], k[1])):
+        if key[0] == "exchange":
+            continue  # not intercepted
+        if not all(key in r for r in plain + preloaded + none):
+            continue  # a launch cut short (a sweep's time limit)
+        a = [r[key] for r in plain]
+        cells = [f"{statistics.median(a):.3f} ({min(a):.3f}-{max(a):.3f})"]
+        for runs in (preloaded, none):
+            b = [r[key] for r in runs]
+            cells += [f"{statistics.median(b):.3f} ({min(b):.3f}-{max(b):.3f})",
+                      f"{statistics.median(b) / statistics.median(a):.2f}"]
+        print(f"| {key[0]} | {key[1]} | " + " | ".join(cells) + " |")
+    return 0
+
+
+def measure(args):
+    """Launches the probe alone, preloaded and preloaded with HYMPI_PMPI=none, interleaved."""
     library = os.path.abspath(os.path.join(args.build, "src", "pmpi", "libhympi_pmpi.so"))
     if not os.path.exists(library):
         sys.exit(f"pmpi_compare: no {library} (build the target hympi_pmpi)")
@@ -44,21 +89,7 @@ def main():
         plain.append(probe(mpiexec, args.build, extra))
         preloaded.append(probe(mpiexec + preload, args.build, extra))
         none.append(probe(mpiexec + preload + ["HYMPI_PMPI=none"], args.build, extra))
-    print(f"{' '.join(mpiexec)} [env LD_PRELOAD=libhympi_pmpi.so] hympi-osu-probe, {args.launches} launches of "
-          f"each, interleaved; µs, median over launches (lowest-highest); unchanged buffers (OSU's method)\n")
-    print("| operation | bytes | MPI | MPI + libhympi_pmpi | ratio | HYMPI_PMPI=none | ratio |")
-    print("|---|---|---|---|---|---|---|")
-    for key in sorted(plain[0], key=lambda k: (k[0] != "barrier", k[0], k[1])):
-        if key[0] == "exchange":
-            continue  # not intercepted
-        a = [r[key] for r in plain]
-        cells = [f"{statistics.median(a):.3f} ({min(a):.3f}-{max(a):.3f})"]
-        for runs in (preloaded, none):
-            b = [r[key] for r in runs]
-            cells += [f"{statistics.median(b):.3f} ({min(b):.3f}-{max(b):.3f})",
-                      f"{statistics.median(b) / statistics.median(a):.2f}"]
-        print(f"| {key[0]} | {key[1]} | " + " | ".join(cells) + " |")
-    return 0
+    return plain, preloaded, none, " ".join(mpiexec)
 
 
 if __name__ == "__main__":

@@ -2,18 +2,21 @@
 // Meshes and partitions without MPI: the cached cube mesh reads back, every vertex is owned
 // by exactly one part, the two-level partition keeps each node's ranks together, a rank's
 // ghosts are exactly the other-owned neighbours of its vertices, the message list agrees
-// with the ghosts, and bad input gets a clear message.
+// with the ghosts, a saved partition reads back as the same parts, and bad input gets a
+// clear message.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <map>
 #include <set>
 
 #include "cube_mesh.hpp"
 #include "distributed.hpp"
+#include "partition_file.hpp"
 #include "partition_stats.hpp"
 #include "hympi/types.hpp"
 
@@ -125,15 +128,63 @@ TEST(PartitionStats, PaperDefinitionCountsGhostsAndBothDirections) {
   EXPECT_EQ(mesh::partition_row(g, parts, parts, 2, 1).intra_to_inter, std::numeric_limits<double>::infinity());
 }
 
-TEST(MeshErrors, MissingCorruptTooManyParts) {
-  auto message = [](auto f) {
-    try {
-      f();
-    } catch (const Error& e) {
-      return std::string(e.what());
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return {};
+}
+
+// What a machine without Gmsh reads from a saved partition is what local_mesh makes from
+// the mesh, part by part, at one level and at two; the placement on ranks (rank_of_parts)
+// is the one partition_over uses.
+TEST(PartitionFile, EveryPartReadsBackAsLocalMeshMakesIt) {
+  const mesh::Graph g = mesh::vertex_graph(cube());
+  const std::string path = std::filesystem::temp_directory_path() / "hympi-test.part";
+  for (const auto& [parts, per_node] : {std::pair(7, 0), std::pair(12, 4)}) {
+    SCOPED_TRACE(parts);
+    const std::vector<int32_t> part = mesh::partition(g, parts, per_node);
+    mesh::write_partition_file(path, g, part, parts, per_node, "cube 0.05 test");
+    const mesh::PartitionHeader h = mesh::read_partition_header(path);
+    EXPECT_EQ(h.description, "cube 0.05 test");
+    EXPECT_EQ(h.parts, parts);
+    EXPECT_EQ(h.ranks_per_node, per_node);
+    EXPECT_EQ(h.vertices, g.vertices());
+    for (int p = 0; p < parts; ++p) {
+      const mesh::LocalMesh want = mesh::local_mesh(g, part, p), got = mesh::read_partition_part(path, p).local;
+      EXPECT_EQ(got.owned, want.owned);
+      EXPECT_EQ(got.global, want.global);
+      EXPECT_EQ(got.owner, want.owner);
     }
-    return std::string();
-  };
+  }
+  // Two nodes of 3 ranks, world ranks interleaved: node n's parts on its ranks in order.
+  EXPECT_EQ(mesh::rank_of_parts({0, 1, 0, 1, 0, 1}, 3, true), (std::vector<int>{0, 2, 4, 1, 3, 5}));
+  EXPECT_EQ(mesh::rank_of_parts({0, 1, 0, 1, 0, 1}, 3, false), (std::vector<int>{0, 1, 2, 3, 4, 5}));
+  std::filesystem::remove(path);
+}
+
+TEST(PartitionFile, MissingForeignTruncatedOrNoSuchPart) {
+  const mesh::Graph g = mesh::vertex_graph(cube());
+  const std::string path = std::filesystem::temp_directory_path() / "hympi-bad.part";
+  EXPECT_NE(error_of([] { mesh::read_partition_part("/nonexistent/a.part", 0); }).find("no such partition file"),
+            std::string::npos);
+  std::ofstream(path) << "$MeshFormat\n";
+  EXPECT_NE(error_of([&] { mesh::read_partition_header(path); }).find("not a partition file"), std::string::npos);
+  mesh::write_partition_file(path, g, mesh::partition(g, 4), 4, 0, "four");
+  EXPECT_NE(error_of([&] { mesh::read_partition_part(path, 4); }).find("has 4 parts: no part 4"), std::string::npos);
+  // The last part's ghosts cut short: parts 0-2 still read, part 3 says so.
+  std::filesystem::resize_file(path, std::filesystem::file_size(path) - 8);
+  EXPECT_EQ(error_of([&] { mesh::read_partition_part(path, 2); }), "");
+  EXPECT_NE(error_of([&] { mesh::read_partition_part(path, 3); }).find("truncated"), std::string::npos);
+  EXPECT_NE(error_of([&] { mesh::write_partition_file(path, g, {}, 70000, 0, "too many"); }).find("1 to 65535 parts"),
+            std::string::npos);
+  std::filesystem::remove(path);
+}
+
+TEST(MeshErrors, MissingCorruptTooManyParts) {
+  auto message = error_of;
   EXPECT_NE(message([] { mesh::read_mesh("/nonexistent/cube.msh"); }).find("does not exist"), std::string::npos);
   const std::string corrupt = std::filesystem::temp_directory_path() / "hympi-corrupt.msh";
   std::ofstream(corrupt) << "$MeshFormat\nnot a mesh\n";

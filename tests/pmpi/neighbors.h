@@ -2,8 +2,9 @@
 /* The neighbourhood tests' communicators and data (test_pmpi_neighbor.c,
  * test_pmpi_persistent.c): a directed distributed graph (out-neighbours r+1, r+3 in that
  * order, in-neighbours r-1, r-3; with a self loop on rank 0 on request), 2-D Cartesian
- * grids (periodic in one dimension or not), MPI's neighbour order, a strided type, and
- * message counts and values that name their sender, receiver and call. */
+ * grids (periodic in one dimension or not), the 27-point stencil's graph of a 3-D grid of
+ * ranks (up to 26 neighbours: faces, edges, corners), MPI's neighbour order, a strided
+ * type, and message counts and values that name their sender, receiver and call. */
 #ifndef HYMPI_TESTS_PMPI_NEIGHBORS_H
 #define HYMPI_TESTS_PMPI_NEIGHBORS_H
 
@@ -11,7 +12,7 @@
 
 #include "check.h"
 
-enum { kMaxNeighbors = 8, kRoom = 1 << 14 };  // doubles per buffer
+enum { kMaxNeighbors = 26, kRoom = 1 << 14 };  // doubles per buffer
 
 // What s sends d in call `it`: a count that grows every fourth call beyond the first
 // call's (then it no longer fits hympi's slot and goes by MPI), and values naming all three.
@@ -73,6 +74,27 @@ static MPI_Comm grid(int periodic) {
   MPI_Dims_create(size, 2, dims);
   MPI_Comm comm;
   MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &comm);
+  return comm;
+}
+
+// The ranks on a 3-D grid (MPI_Dims_create's dimensions, not periodic) as a distributed
+// graph whose neighbours are every rank sharing a face, an edge or a corner (a 27-point
+// stencil's ghosts: up to 26), the same list in and out, in lexicographic order of offset.
+static MPI_Comm box(void) {
+  int size, dims[3] = {0, 0, 0};
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Dims_create(size, 3, dims);
+  const int at[3] = {world_rank / (dims[1] * dims[2]), world_rank / dims[2] % dims[1], world_rank % dims[2]};
+  int peers[kMaxNeighbors], weights[kMaxNeighbors], n = 0;
+  for (int dx = -1; dx <= 1; ++dx)
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dz = -1; dz <= 1; ++dz) {
+        const int x = at[0] + dx, y = at[1] + dy, z = at[2] + dz;
+        if ((dx || dy || dz) && x >= 0 && x < dims[0] && y >= 0 && y < dims[1] && z >= 0 && z < dims[2])
+          weights[n] = 1, peers[n++] = (x * dims[1] + y) * dims[2] + z;
+      }
+  MPI_Comm comm;
+  MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, n, peers, weights, n, peers, weights, MPI_INFO_NULL, 0, &comm);
   return comm;
 }
 

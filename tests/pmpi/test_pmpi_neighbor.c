@@ -5,7 +5,8 @@
 // between blocks must stay as they were), with data and counts that change every call:
 //   test_pmpi_neighbor check     a directed distributed graph (out-neighbours r+1, r+3 in
 //       that order, in-neighbours r-1, r-3), two Cartesian grids (periodic and not; MPI_PROC_NULL
-//       at the edges), counts that outgrow the first call's (those messages go by MPI),
+//       at the edges), the 27-point stencil's graph of a 3-D grid of ranks (up to 26
+//       neighbours), counts that outgrow the first call's (those messages go by MPI),
 //       displacements with gaps, a strided (non-contiguous) type on either side; and graphs
 //       hympi leaves to MPI: a self loop on one rank, a periodic dimension of size 2; the
 //       graph is never freed (its exchange is released inside MPI_Finalize)
@@ -61,14 +62,15 @@ static void exchange(MPI_Comm comm, int it, int uniform, const char* what) {
 }
 
 static void check_mode(int iterations) {
-  MPI_Comm comms[4] = {graph(0), grid(1), grid(0), graph(1)};
-  const char* names[4] = {"graph", "periodic grid", "grid", "graph with a self loop"};
+  enum { kComms = 5 };
+  MPI_Comm comms[kComms] = {graph(0), grid(1), grid(0), graph(1), box()};
+  const char* names[kComms] = {"graph", "periodic grid", "grid", "graph with a self loop", "3-D box"};
   for (int it = 0; it < iterations; ++it)
-    for (int c = 0; c < 4; ++c) {
+    for (int c = 0; c < kComms; ++c) {
       exchange(comms[c], it, 0, names[c]);
       exchange(comms[c], it, 1, names[c]);
     }
-  for (int c = 1; c < 4; ++c) MPI_Comm_free(&comms[c]);  // the graph stays: released by MPI_Finalize
+  for (int c = 1; c < kComms; ++c) MPI_Comm_free(&comms[c]);  // the graph stays: released by MPI_Finalize
   MPI_Datatype type = strided();
   MPI_Type_free(&type);
 }

@@ -3,8 +3,8 @@
 // run with libhympi_pmpi preloaded or linked before libmpi. Each request made with
 // MPI_Neighbor_alltoall(v)_init is checked against PMPI's own persistent request on the
 // same arguments after every call, whole receive buffers compared, with new data every call:
-//   test_pmpi_persistent check     on the graph, the periodic and the plain grid, and the
-//       graph with a self loop (MPI's): an alltoallv request (counts per neighbour, gaps,
+//   test_pmpi_persistent check     on the graph, the periodic and the plain grid, the
+//       graph with a self loop (MPI's) and the 3-D box (up to 26 neighbours): an alltoallv request (counts per neighbour, gaps,
 //       a strided receive type in every other generation) and an alltoall request, alive
 //       together; each call starts and completes them one of seven ways, among persistent
 //       point-to-point requests of a ring in the same arrays (MPI_Start + MPI_Wait,
@@ -28,7 +28,7 @@
 #include "check.h"
 #include "neighbors.h"
 
-enum { kComms = 4, kWays = 7, kSlots = 512 };
+enum { kComms = 5, kWays = 7, kSlots = 512 };
 // Requests that are MPI's own (a neighbour repeated or this rank itself, on some rank: the
 // graph with a self loop, grids with a periodic dimension of size 1 or 2): MPICH 4.0 and
 // 5.0 fail MPI_Testall, MPI_Waitany and MPI_Waitsome on persistent collective requests
@@ -212,8 +212,8 @@ static void call(Exchange pair[2], Ring* ring, int it, int way, const char* what
 }
 
 static void check_mode(int iterations) {
-  MPI_Comm comms[kComms] = {graph(0), grid(1), grid(0), graph(1)};
-  const char* names[kComms] = {"graph", "periodic grid", "grid", "graph with a self loop"};
+  MPI_Comm comms[kComms] = {graph(0), grid(1), grid(0), graph(1), box()};
+  const char* names[kComms] = {"graph", "periodic grid", "grid", "graph with a self loop", "3-D box"};
   static Exchange exchanges[kComms][2];
   int mpis[kComms];
   for (int c = 0; c < kComms; ++c) mpis[c] = left_to_mpi(comms[c]);
