@@ -26,8 +26,8 @@ packages=(
   python3 python3-numpy python3-matplotlib
   # the Python package (scripts/python.sh: venvs on Debian's python3 with numpy and mpi4py)
   python3-dev python3-venv python3-mpi4py
-  # emulated hosts (network namespaces)
-  iproute2 util-linux
+  # emulated hosts (network namespaces), and a real Slurm on them for the cluster kit's test
+  iproute2 util-linux slurmctld slurmd slurm-client munge
 )
 
 missing=()

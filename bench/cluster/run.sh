@@ -29,6 +29,8 @@
 #   GRID         points per rank per dimension of halo-grid (default 64: 64^3 per rank)
 #   BENCH_ARGS   options for every step (e.g. --quick for a smoke run)
 #   EMULATE      K: emulate nodes of K ranks inside each node (a test on a small allocation)
+#   BIND         none: leave the ranks unpinned (nodes that share cores: local-slurm.sh's
+#                emulated hosts); default: one core each
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # sbatch runs a copy of this script from the spool: the repository is where it was submitted.
@@ -52,9 +54,11 @@ read -r -a steps <<<"${STEPS:-barrier allreduce dot halo-mesh halo-grid}"
 read -r -a mesh_sizes <<<"${MESH_SIZES:-0.02 0.01}"
 read -r -a extra <<<"${BENCH_ARGS:-}"
 [ -n "${EMULATE:-}" ] && extra+=(--ranks-per-node "$EMULATE")
+bind=core
+[ "${BIND:-}" = none ] && bind=none
 case ${LAUNCH:-srun} in
-  srun) launch=(srun --cpu-bind=cores --ntasks "$tasks") ;;
-  mpirun) launch=(mpirun -n "$tasks" --bind-to core) ;;
+  srun) launch=(srun --cpu-bind="${bind/core/cores}" --ntasks "$tasks") ;;
+  mpirun) launch=(mpirun -n "$tasks" --bind-to "$bind") ;;
   *) echo "run.sh: LAUNCH=${LAUNCH}: use srun or mpirun" >&2; exit 2 ;;
 esac
 echo "== $nodes node(s) x $per_node tasks, $("$bench" --version | head -1), launched by ${launch[0]}, results in $out"
@@ -63,8 +67,10 @@ run() {  # name -- hympi-bench subcommand and its options
   local name=$1
   shift
   echo "== $name: ${launch[*]} $bench ${extra[*]} --json $out/$name.json $*"
-  if ! "${launch[@]}" "$bench" "${extra[@]}" --json "$out/$name.json" "$@" >"$out/$name.txt" 2>&1; then
-    echo "== $name FAILED (exit $?): see $out/$name.txt"
+  local code=0
+  "${launch[@]}" "$bench" "${extra[@]}" --json "$out/$name.json" "$@" >"$out/$name.txt" 2>&1 || code=$?
+  if [ $code != 0 ]; then
+    echo "== $name FAILED (exit $code): see $out/$name.txt"
     failed=1
   fi
 }
