@@ -32,6 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "box_graph.h"
+
 static int rank, size;
 enum { kMaxDegree = 26 };
 static MPI_Comm ring = MPI_COMM_NULL; /* the ring as a distributed graph (2 ranks: one neighbour) */
@@ -104,17 +106,8 @@ static void make_ring(void) {
 
 /* The box graph; rank 0 prints the grid and the fewest and most neighbours of a rank. */
 static void make_box(void) {
-  int dims[3] = {0, 0, 0}, peers[kMaxDegree], weights[kMaxDegree], n = 0;
-  MPI_Dims_create(size, 3, dims);
-  const int at[3] = {rank / (dims[1] * dims[2]), rank / dims[2] % dims[1], rank % dims[2]};
-  for (int dx = -1; dx <= 1; ++dx)
-    for (int dy = -1; dy <= 1; ++dy)
-      for (int dz = -1; dz <= 1; ++dz) {
-        const int x = at[0] + dx, y = at[1] + dy, z = at[2] + dz;
-        if ((dx || dy || dz) && x >= 0 && x < dims[0] && y >= 0 && y < dims[1] && z >= 0 && z < dims[2])
-          weights[n] = 1, peers[n++] = (x * dims[1] + y) * dims[2] + z;
-      }
-  MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, n, peers, weights, n, peers, weights, MPI_INFO_NULL, 0, &box);
+  int dims[3], n = 0;
+  box = box_graph(MPI_COMM_WORLD, dims, &n);
   int fewest = 0, most = 0;
   MPI_Reduce(&n, &fewest, 1, MPI_INT, MPI_MIN, 0, MPI_COMM_WORLD);
   MPI_Reduce(&n, &most, 1, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);

@@ -10,6 +10,7 @@
 
 #include <mpi.h>
 
+#include "box_graph.h"
 #include "check.h"
 
 enum { kMaxNeighbors = 26, kRoom = 1 << 14 };  // doubles per buffer
@@ -77,25 +78,10 @@ static MPI_Comm grid(int periodic) {
   return comm;
 }
 
-// The ranks on a 3-D grid (MPI_Dims_create's dimensions, not periodic) as a distributed
-// graph whose neighbours are every rank sharing a face, an edge or a corner (a 27-point
-// stencil's ghosts: up to 26), the same list in and out, in lexicographic order of offset.
+// The 27-point stencil's graph of a 3-D grid of ranks (bench/box_graph.h: up to 26 neighbours).
 static MPI_Comm box(void) {
-  int size, dims[3] = {0, 0, 0};
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  MPI_Dims_create(size, 3, dims);
-  const int at[3] = {world_rank / (dims[1] * dims[2]), world_rank / dims[2] % dims[1], world_rank % dims[2]};
-  int peers[kMaxNeighbors], weights[kMaxNeighbors], n = 0;
-  for (int dx = -1; dx <= 1; ++dx)
-    for (int dy = -1; dy <= 1; ++dy)
-      for (int dz = -1; dz <= 1; ++dz) {
-        const int x = at[0] + dx, y = at[1] + dy, z = at[2] + dz;
-        if ((dx || dy || dz) && x >= 0 && x < dims[0] && y >= 0 && y < dims[1] && z >= 0 && z < dims[2])
-          weights[n] = 1, peers[n++] = (x * dims[1] + y) * dims[2] + z;
-      }
-  MPI_Comm comm;
-  MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, n, peers, weights, n, peers, weights, MPI_INFO_NULL, 0, &comm);
-  return comm;
+  int dims[3], degree;
+  return box_graph(MPI_COMM_WORLD, dims, &degree);
 }
 
 #endif
