@@ -19,7 +19,7 @@
  *               MPI_Wait (where the MPI has it: MPI-4, Open MPI 5)
  *   box, box_init  the same two on a 3-D grid of ranks (MPI_Dims_create, not periodic) whose
  *               neighbours are all ranks sharing a face, an edge or a corner (a 27-point
- *               stencil's ghost update: up to 26 neighbours; 2 ranks: 1, 8: 7, 16: 7-17),
+ *               stencil's ghost update: up to 26 neighbours; 2 ranks: 1, 8: 7, 16: 7-11),
  *               8 B and 1-64 KiB per neighbour
  *
  * Like OSU's, it sends unchanged buffers (cache-resident data). Preloaded with
