@@ -33,7 +33,7 @@ Pattern cube_mesh_pattern(Context& ctx, double size, int chunk, int& points);
 nlohmann::json bench_halo_mesh(Context& ctx, const Method& method, double size, int chunk, const DataOptions& data);
 
 /// Collective: the same pattern from a file of `hympi-mesh partition` (`description` gets
-/// its first line). Throws EveryRankError on every rank, with the first failing rank's
+/// its description line). Throws EveryRankError on every rank, with the first failing rank's
 /// message, when any rank cannot read its part or the file was cut for other ranks or nodes.
 Pattern saved_mesh_pattern(Context& ctx, const std::string& path, int chunk, std::string& description);
 

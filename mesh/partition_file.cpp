@@ -47,6 +47,9 @@ PartitionHeader read_header(std::ifstream& in, const std::string& path) {
 void write_partition_file(const std::string& path, const Graph& graph, const std::vector<int32_t>& part, int parts,
                           int ranks_per_node, const std::string& description) {
   if (parts < 1 || parts > 65535) throw Error("a partition file holds 1 to 65535 parts, not " + std::to_string(parts));
+  if (part.size() != std::size_t(graph.vertices()) ||
+      std::any_of(part.begin(), part.end(), [&](int32_t p) { return p < 0 || p >= parts; }))
+    throw Error("write_partition_file: the partition is not one part in 0.." + std::to_string(parts - 1) + " per vertex");
   // Each part's ghosts: the other-owned neighbours of its vertices (local_mesh's), in one pass.
   std::vector<std::vector<int32_t>> ghosts(static_cast<std::size_t>(parts));
   for (int v = 0; v < graph.vertices(); ++v)
@@ -85,11 +88,18 @@ SavedPart read_partition_part(const std::string& path, int me) {
   if (me < 0 || me >= h.parts) throw Error(path + " has " + std::to_string(h.parts) + " parts: no part " + std::to_string(me));
   std::vector<int64_t> offsets(std::size_t(h.parts) + 1);
   get(in, offsets.data(), offsets.size(), path);
-  std::vector<uint16_t> part(static_cast<std::size_t>(h.vertices));
-  get(in, part.data(), part.size(), path);
   const int64_t first = offsets[std::size_t(me)], count = offsets[std::size_t(me) + 1] - first;
   if (offsets[0] != 0 || first < 0 || count < 0 || offsets.back() < first + count)
     throw Error(path + ": inconsistent ghost offsets");
+  // What this part needs against the file's length, before anything is allocated from it.
+  const std::streamoff at = in.tellg();
+  in.seekg(0, std::ios::end);
+  const int64_t left = int64_t(in.tellg() - at);
+  in.seekg(at);
+  if (first + count > left || h.vertices * int64_t(sizeof(uint16_t)) + (first + count) * int64_t(sizeof(int32_t)) > left)
+    throw Error(path + ": truncated: not a whole partition file (write it again with hympi-mesh partition)");
+  std::vector<uint16_t> part(static_cast<std::size_t>(h.vertices));
+  get(in, part.data(), part.size(), path);
   std::vector<int32_t> ghosts(static_cast<std::size_t>(count));
   in.seekg(std::streamoff(first * int64_t(sizeof(int32_t))), std::ios::cur);
   get(in, ghosts.data(), ghosts.size(), path);

@@ -3,7 +3,8 @@
 // part of every vertex and each part's ghosts, which is all a part's LocalMesh holds, so a
 // rank rebuilds exactly local_mesh(graph, part, me) from it without the mesh.
 //
-// Layout (little-endian, as written by this machine): the text line "hympi partition 1", a
+// Layout (this machine's byte order: x86-64 and Arm64 Linux both little-endian; hympi is
+// little-endian only): the text line "hympi partition 1", a
 // text line describing the partition (mesh, parts, levels), then int64 vertices, int32
 // parts, int32 ranks_per_node (0: one level), int64 offsets[parts + 1] into the ghosts,
 // uint16 part[vertices], int32 ghosts[offsets[parts]] (part p's ghosts, ascending, at

@@ -6,48 +6,49 @@
 # slurmctld on host0, so that jobs span nodes whose ranks share no memory and talk over TCP.
 #   bench/cluster/local-slurm.sh up [N]      install what is missing, write the configuration, start the daemons
 #   bench/cluster/local-slurm.sh run CMD...  run CMD where the cluster's commands reach it (host0, or here)
-#   bench/cluster/local-slurm.sh down        stop the daemons (and the emulated hosts that up made)
-# Each node has this machine's cores (one task per core); the partition is "local".
+#   bench/cluster/local-slurm.sh down        stop what up started (and the emulated hosts it made)
+# Each node has this machine's cores (one task per core); the partition is "local". Everything
+# lives in /run/hympi-slurm (its slurm.conf: `run` sets SLURM_CONF); a Slurm or munge of the
+# machine's own is left alone (a running munged is used as it is).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 hosts_sh=$here/../../scripts/hosts.sh
 state=/run/hympi-slurm
 subnet=10.77.0  # scripts/hosts.sh's
+export SLURM_CONF=$state/slurm.conf
 
-# Runs a command on emulated host $1 (with N hosts up) or here.
+# Runs a command on emulated host $1 (when up made hosts) or here.
 on() {
   local host=$1
   shift
-  if [ -s "$state/hosts" ]; then "$hosts_sh" exec "$host" "$@"; else "$@"; fi
+  if [ "$(cat "$state/hosts" 2>/dev/null || echo 0)" -gt 0 ]; then "$hosts_sh" exec "$host" "$@"; else "$@"; fi
 }
 
 case ${1:-} in
   up)
     n=${2:-0}
+    [ -e "$state" ] && { echo "local-slurm.sh: already up ($state exists): local-slurm.sh down first" >&2; exit 1; }
     if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null || ! command -v munged >/dev/null; then
       DEBIAN_FRONTEND=noninteractive apt-get install -y -q slurmctld slurmd slurm-client munge >/dev/null
     fi
     sockets=$(lscpu -p=SOCKET | grep -v '^#' | sort -u | wc -l)
     cores=$(lscpu -p=CORE | grep -v '^#' | sort -u | wc -l)
-    mkdir -p "$state" /etc/slurm /var/spool/slurmctld /var/spool/slurmd /var/log/slurm /run/munge
+    mkdir -p "$state/ctld" "$state/log" "$state/munge"
+    echo "$n" >"$state/hosts"  # first: down removes the hosts even if up stops half way
     if [ "$n" -gt 0 ]; then
       "$hosts_sh" up "$n"
-      echo "$n" >"$state/hosts"
       control="host0($subnet.1)"
       nodes="host[0-$((n - 1))]"
       addresses="NodeAddr=$subnet.[1-$n] "
-      for ((k = 0; k < n; k++)); do mkdir -p "$state/tmp/host$k"; done
     else
-      rm -f "$state/hosts"
       control=$(hostname -s)
       nodes=$control
       addresses=""
-      mkdir -p "$state/tmp/$control"
     fi
     # %n: each slurmd (one per emulated host) its own spool, PID and log file, and its own
     # TmpFS, where the PMIx plugin makes each step's directory (on a shared /tmp, the hosts'
     # steps would collide).
-    cat >/etc/slurm/slurm.conf <<EOF
+    cat >"$SLURM_CONF" <<EOF
 ClusterName=hympi-local
 SlurmctldHost=$control
 AuthType=auth/munge
@@ -58,43 +59,56 @@ SelectTypeParameters=CR_Core
 MpiDefault=none
 ReturnToService=2
 SlurmUser=root
-StateSaveLocation=/var/spool/slurmctld
-SlurmdSpoolDir=/var/spool/slurmd/%n
-SlurmdPidFile=/run/slurmd-%n.pid
-SlurmctldLogFile=/var/log/slurm/slurmctld.log
-SlurmdLogFile=/var/log/slurm/slurmd-%n.log
+StateSaveLocation=$state/ctld
+SlurmdSpoolDir=$state/spool/%n
 TmpFS=$state/tmp/%n
+SlurmctldPidFile=$state/slurmctld.pid
+SlurmdPidFile=$state/slurmd-%n.pid
+SlurmctldLogFile=$state/log/slurmctld.log
+SlurmdLogFile=$state/log/slurmd-%n.log
 NodeName=$nodes ${addresses}Sockets=$sockets CoresPerSocket=$((cores / sockets)) ThreadsPerCore=1 State=UNKNOWN
 PartitionName=local Nodes=$nodes Default=YES MaxTime=INFINITE State=UP
 EOF
+    if [ "$n" -gt 0 ]; then names=$(seq -f 'host%g' 0 $((n - 1))); else names=$control; fi
+    for name in $names; do mkdir -p "$state/tmp/$name" "$state/spool/$name"; done
     [ -s /etc/munge/munge.key ] || mungekey --create --keyfile /etc/munge/munge.key
-    chown -R munge:munge /etc/munge /run/munge /var/lib/munge /var/log/munge 2>/dev/null || true
-    pgrep -x munged >/dev/null || su -s /bin/sh munge -c "munged" </dev/null >/dev/null 2>&1
+    mkdir -p /run/munge
+    chown -R munge:munge /etc/munge /run/munge /var/lib/munge /var/log/munge "$state/munge" 2>/dev/null || true
     # The daemons get no terminal or pipe of ours: a caller reading our output would wait on them.
+    if ! munge -n </dev/null >/dev/null 2>&1; then
+      su -s /bin/sh munge -c "munged --pid-file=$state/munge/munged.pid" </dev/null >/dev/null 2>&1
+    fi
+    on host0 slurmctld </dev/null >/dev/null 2>&1
     if [ "$n" -gt 0 ]; then
-      on host0 slurmctld </dev/null >/dev/null 2>&1
       for ((k = 0; k < n; k++)); do on "host$k" slurmd -N "host$k" </dev/null >/dev/null 2>&1; done
     else
-      pgrep -x slurmctld >/dev/null || slurmctld </dev/null >/dev/null 2>&1
-      pgrep -x slurmd >/dev/null || slurmd </dev/null >/dev/null 2>&1
+      slurmd </dev/null >/dev/null 2>&1
     fi
-    want=$((n > 0 ? n : 1))
+    want=$((n > 0 ? n : 1)) idle=0
     for _ in $(seq 30); do
-      [ "$(on host0 sinfo -h -N -t idle -o '%N' 2>/dev/null | wc -l)" -ge "$want" ] && break
+      idle=$(on host0 sinfo -h -N -t idle -o '%N' 2>/dev/null | wc -l)
+      [ "$idle" -ge "$want" ] && break
       sleep 1
     done
     on host0 sinfo
+    if [ "$idle" -lt "$want" ]; then
+      echo "local-slurm.sh: $idle of $want nodes idle after 30 s; logs in $state/log" >&2
+      exit 1
+    fi
     ;;
   run)
     shift
     on host0 "$@"
     ;;
   down)
-    for daemon in slurmd slurmctld munged; do
-      pkill -x "$daemon" || true
-      for _ in $(seq 50); do pgrep -x "$daemon" >/dev/null || break; sleep 0.1; done  # gone before a next up
+    [ -e "$state" ] || exit 0
+    for pid_file in "$state"/slurmd-*.pid "$state/slurmctld.pid" "$state/munge/munged.pid"; do
+      [ -s "$pid_file" ] || continue
+      pid=$(cat "$pid_file")
+      kill "$pid" 2>/dev/null || continue
+      for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done  # gone before a next up
     done
-    if [ -s "$state/hosts" ]; then "$hosts_sh" down; fi
+    if [ "$(cat "$state/hosts" 2>/dev/null || echo 0)" -gt 0 ]; then "$hosts_sh" down; fi
     rm -rf "$state"
     ;;
   *) grep -E '^#   bench/' "$0" | cut -c5- >&2; exit 2 ;;

@@ -21,7 +21,8 @@ set -euo pipefail
 if [ $# -lt 2 ]; then grep -E '^#   (bench/|e\.g\.)' "$0" | cut -c5- >&2; exit 2; fi
 tree=$1 dir=$2
 shift 2
-mpiexec=$(sed -n 's/^MPIEXEC_EXECUTABLE:[A-Z]*=//p' "$tree/CMakeCache.txt")
+mpiexec=$(sed -n 's/^MPIEXEC_EXECUTABLE:[A-Z]*=//p' "$tree/CMakeCache.txt" 2>/dev/null || true)
+[ -x "$mpiexec" ] || { echo "device_bundle: $tree is no configured hympi build tree (no MPIEXEC_EXECUTABLE in its CMakeCache.txt)" >&2; exit 1; }
 prefix=$(dirname "$(dirname "$mpiexec")")
 programs=("$tree/bench/hympi-bench" "$tree/bench/hympi-osu-probe" "$tree/src/pmpi/libhympi_pmpi.so")
 for p in "${programs[@]}"; do
@@ -30,8 +31,13 @@ done
 case $prefix in
   /usr | /usr/local) echo "device_bundle: $tree uses the system's MPI ($mpiexec), which does not travel: use a wheel's (the openmpi5 or mpich5 preset)" >&2; exit 1 ;;
 esac
+if [ -e "$dir" ] && [ ! -e "$dir/.hympi-device-bundle" ]; then
+  echo "device_bundle: $dir exists and is no bundle of this script: not replacing it" >&2
+  exit 1
+fi
 rm -rf "$dir"
 mkdir -p "$dir/bin" "$dir/lib" "$dir/partitions"
+touch "$dir/.hympi-device-bundle"
 [ $# -eq 0 ] || cp "$@" "$dir/partitions/"
 cp -a "$prefix" "$dir/mpi"
 rm -rf "$dir/mpi/lib/python3"* "$dir/mpi/bin/python"* "$dir/mpi/bin/pip"* "$dir/mpi/bin/activate"* "$dir/mpi/include"

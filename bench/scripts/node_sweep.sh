@@ -14,20 +14,23 @@
 #    hympi's strategies, MPI's neighbourhood exchange and the RMA baselines), 3 values per
 #    point as their data sizes imply, one step per file;
 #  - affinity (their Fig. 13: the allreduce's tree per socket against one tree by rank) with
-#    the ranks mapped by core ("bunch") and by socket ("scatter"), twice;
+#    the ranks mapped by core ("bunch") and by socket ("scatter"), twice; on a node of one
+#    socket, on two emulated sockets instead (HYMPI_EMULATE_SOCKETS=2:bunch, 2:scatter);
 #  - with SWEEP_PMPI (a libhympi_pmpi.so) and hympi-osu-probe beside BENCH: an unchanged MPI
 #    program timed OSU's way alone, with the library serving every call at every size
 #    (HYMPI_PMPI=all, HYMPI_PMPI_AFTER=0) and with the library loaded but serving none
-#    (HYMPI_PMPI=none), three launches of each interleaved, in probe-npN-{mpi,pmpi,none}-K.txt
+#    (HYMPI_PMPI=none), SWEEP_LAUNCHES of each interleaved, in probe-npN-{mpi,pmpi,none}-K.txt
 #    (bench/scripts/pmpi_compare.py --from OUT_DIR --np N tabulates them; SWEEP_PROBE_ARGS:
 #    the probe's options);
-#  - halo, allreduce and petsc twice more, for the spread between launches;
+#  - halo, allreduce and petsc again, for the spread between launches (SWEEP_LAUNCHES in all);
 # then halo, allreduce and petsc at the smaller counts, and halo on emulated nodes of half
 # the largest count. The allreduce and barrier steps time hympi-seq_cst too (every atomic
 # seq_cst: the paper's ablation).
 # Each step has its own time limit, cut to what is left of SWEEP_SECONDS when that is set; its
 # output lands in OUT_DIR/<step>.txt, its samples in OUT_DIR/<step>.json
-# (bench/scripts/summarize.py OUT_DIR/*.json tabulates them). SWEEP_ARGS: hympi-bench options
+# (bench/scripts/summarize.py OUT_DIR/*.json tabulates them). SWEEP_LAUNCHES: launches of
+# the repeated steps at the largest count (default 3; affinity's: one fewer, at least 1).
+# SWEEP_ARGS: hympi-bench options
 # for every step (ctest's smoke run: --quick). Exit 1 if a step failed or hit its limit
 # (steps left out because SWEEP_SECONDS was spent are only reported).
 #   bench/scripts/node_sweep.sh BENCH MPIEXEC OUT_DIR [NP...]            (default NP: 16 8 4)
@@ -39,6 +42,7 @@ shift 3
 nps=("$@")
 [ ${#nps[@]} -gt 0 ] || nps=(16 8 4)
 mkdir -p "$out"
+rm -f "$out"/*-np[0-9]*.txt "$out"/*-np[0-9]*.json  # an earlier sweep's steps: none read as this one's
 cpus=$(nproc)
 cores=$(lscpu -p=CORE 2>/dev/null | grep -v '^#' | sort -u | wc -l)
 echo "== $cpus CPUs, $cores cores, ptrace_scope $(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null || echo none); $("$mpiexec" --version 2>&1 | grep -m1 -iE "open mpi|version:")"
@@ -73,13 +77,13 @@ step() {
     launch+=(-bind-to "$unit")
     [ -n "$map" ] && launch+=(-map-by "$map")
   fi
-  launch+=("${variables[@]}")
+  launch+=(${variables[@]+"${variables[@]}"})  # (an empty array under set -u: bash before 4.4 stops)
   local options=()
   # shellcheck disable=SC2206  # SWEEP_ARGS, SWEEP_PROBE_ARGS: several options
   if [ $json = 1 ]; then options=(${SWEEP_ARGS:-} "$@" --json "$out/$name.json"); else options=(${SWEEP_PROBE_ARGS:-} "$@"); fi
-  echo "== $name: $mpiexec ${launch[*]} $(basename "$program") ${options[*]}"
+  echo "== $name: $mpiexec ${launch[*]} $(basename "$program") ${options[*]+"${options[*]}"}"
   local t0=$SECONDS
-  timeout "$limit" "$mpiexec" "${launch[@]}" "$program" "${options[@]}" >"$out/$name.txt" 2>&1
+  timeout "$limit" "$mpiexec" "${launch[@]}" "$program" ${options[@]+"${options[@]}"} >"$out/$name.txt" 2>&1
   local rc=$?
   echo "   exit $rc after $((SECONDS - t0)) s"
   [ $rc = 0 ] || failed=$((failed + 1))
@@ -95,20 +99,24 @@ step "petsc-np$top" "$top" 120 -- petsc
 for partition in ${SWEEP_PARTITIONS:-}; do
   step "halo-mesh-np$top-$(basename "$partition" .part)" "$top" 150 -- halo-mesh --partition "$partition" --chunk 3
 done
-for i in 1 2; do
-  step "affinity-np$top-bunch-$i" "$top" 60 -- affinity
-  step "affinity-np$top-scatter-$i" "$top" 60 MAP_BY=socket -- affinity
+sockets=$(lscpu -p=SOCKET 2>/dev/null | grep -v '^#' | sort -u | wc -l)
+bunch=(MAP_BY=) scatter=(MAP_BY=socket)  # MAP_BY= : the default mapping, by core
+if [ "$sockets" -lt 2 ]; then bunch=(HYMPI_EMULATE_SOCKETS=2:bunch) scatter=(HYMPI_EMULATE_SOCKETS=2:scatter); fi
+launches=${SWEEP_LAUNCHES:-3}
+for ((i = 1; i <= (launches > 1 ? launches - 1 : 1); i++)); do
+  step "affinity-np$top-bunch-$i" "$top" 60 "${bunch[@]}" -- affinity
+  step "affinity-np$top-scatter-$i" "$top" 60 "${scatter[@]}" -- affinity
 done
 probe=$(dirname "$bench")/hympi-osu-probe
 if [ -n "${SWEEP_PMPI:-}" ] && [ -x "$probe" ]; then
   served=(HYMPI_PMPI_AFTER=0 HYMPI_PMPI_MIN_BYTES=0 HYMPI_PMPI_MAX_BYTES=unlimited "LD_PRELOAD=$SWEEP_PMPI")
-  for i in 1 2 3; do
+  for ((i = 1; i <= launches; i++)); do
     step "probe-np$top-mpi-$i" "$top" 120 PROGRAM="$probe" --
     step "probe-np$top-pmpi-$i" "$top" 120 PROGRAM="$probe" HYMPI_PMPI=all "${served[@]}" --
     step "probe-np$top-none-$i" "$top" 120 PROGRAM="$probe" HYMPI_PMPI=none "${served[@]}" --
   done
 fi
-for i in 2 3; do
+for ((i = 2; i <= launches; i++)); do
   step "halo-np$top-$i" "$top" 150 HYMPI_SINGLE_COPY=1024 -- halo
   step "allreduce-np$top-$i" "$top" 60 -- allreduce
   step "petsc-np$top-$i" "$top" 120 -- petsc

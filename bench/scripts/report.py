@@ -186,7 +186,8 @@ def plot_patterns(runs, out):
                      [r["max_us"] - m for m, r in zip(med, results)]], capsize=4)
         ax.set_xticks(range(len(names)), names, fontsize=8)
         ax.set_ylabel("µs per update")
-        what = f"cube mesh {rec.get('mesh_size')}, chunk {rec.get('chunk')}" if rec["benchmark"] == "halo-mesh" else \
+        what = f"{rec.get('mesh') or 'cube mesh ' + str(rec.get('mesh_size'))}, chunk {rec.get('chunk')}" \
+            if rec["benchmark"] == "halo-mesh" else \
             f"grid {'x'.join(map(str, rec.get('grid', [])))} {rec.get('stencil', '')}"
         ax.set_title(f"{rec['benchmark']}: {what} — {label}{data_note([rec])} "
                      f"(hympi: {', '.join(n for n in names if n in HYMPI_STRATEGIES)})", fontsize=9)
@@ -310,6 +311,8 @@ def case_text(rec):
         parts.append(f"grid {grid} {rec['stencil']}" if "stencil" in rec else f"grid {grid}")
     if "mesh_size" in rec:
         parts.append(f"mesh {rec['mesh_size']}, chunk {rec.get('chunk', 1)}")
+    elif "mesh" in rec:  # a partition saved by hympi-mesh partition: its description
+        parts.append(f"{rec['mesh']}, chunk {rec.get('chunk', 1)}")
     if "bytes" in rec and not parts:  # a grid's or mesh's "bytes" is the rank's vector, not a message
         parts.append(size_text(rec["bytes"]))
     return ", ".join(parts)
