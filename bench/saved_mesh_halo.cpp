@@ -6,30 +6,10 @@
 
 #include "grid_halo.hpp"
 #include "hympi/halo.hpp"
+#include "mpi/support/collective_error.hpp"
 #include "partition_file.hpp"
 
 namespace hympi::bench {
-
-namespace {
-
-/// Collective: returns when no rank has an `error`; else throws EveryRankError on every rank
-/// with the lowest failing rank's.
-void throw_on_every_rank(MPI_Comm comm, const std::string& error) {
-  int rank = 0, size = 0;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  int first = error.empty() ? size : rank;
-  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm);
-  if (first == size) return;
-  int length = int(error.size());
-  MPI_Bcast(&length, 1, MPI_INT, first, comm);
-  std::string message = error;
-  message.resize(std::size_t(length));
-  MPI_Bcast(message.data(), length, MPI_CHAR, first, comm);
-  throw EveryRankError(fmt::format("hympi-bench halo-mesh: rank {}: {}", first, message));
-}
-
-}  // namespace
 
 Pattern saved_mesh_pattern(Context& ctx, const std::string& path, int chunk, std::string& description) {
   const Topology& topo = ctx.topology();
@@ -50,9 +30,13 @@ Pattern saved_mesh_pattern(Context& ctx, const std::string& path, int chunk, std
     local = mesh::owners_as_ranks(mesh::read_partition_part(path, me).local, rank_of_part);
     description = header.description;
   } catch (const std::exception& e) {  // hympi::Error, or memory a corrupt file asked for: no rank left behind
-    error = e.what();
+    error = fmt::format("rank {}: {}", topo.world_rank(), e.what());
   }
-  throw_on_every_rank(topo.world(), error);
+  try {
+    mpi::throw_if_any(topo.world(), error);  // the lowest failing rank's message, on every rank
+  } catch (const Error& e) {
+    throw EveryRankError(std::string("hympi-bench halo-mesh: ") + e.what());
+  }
   return order_local_ids(Pattern::from_owners(ctx, local.global, local.owner, chunk, Datatype::float64)).pattern;
 }
 
