@@ -11,11 +11,35 @@
 
 namespace hympi::core {
 
-// Layout of the metadata words of the channels (see call_check.hpp).
-constexpr int kUpDesc = 0;                     // child's CallDesc
-constexpr int kUpStatus = CallDesc::kWords;    // child's subtree Status
-constexpr int kDownStatus = 0;                 // the call's final Status
+// Layout of the metadata words of the channels (see call_check.hpp). Words 0-5 share the
+// sequence word's cache line, 6-12 are the channel's second line: what the fast path
+// reads (the CallDesc, the down Status's code, a small call's data) sits in the first.
+constexpr int kUpDesc = 0;                               // child's CallDesc (kind 0: see kUpStatus)
+constexpr int kUpData = kUpDesc + CallDesc::kWords;      // a small call's data (kInlineBytes)
+constexpr int kUpStatus = kUpData + kInlineWords;        // child's subtree Status, read only when kind is 0
+constexpr int kDownData = 0;                             // a small call's data
+constexpr int kDownStatus = kDownData + kInlineWords + 1;  // the call's final Status
+constexpr int kFirstLineWords = 6;
 static_assert(kUpStatus + Status::kWords <= int(kChannelWords));
+static_assert(kUpData + kInlineWords <= kFirstLineWords && kDownStatus < kFirstLineWords);
+static_assert(kDownStatus + Status::kWords < int(kChannelWords));  // BoardBarrier's kFailedCall is the last
+
+// A CallDesc whose kind is 0 (no CallKind) marks a child whose subtree failed.
+constexpr uint64_t kFailedDesc[CallDesc::kWords] = {0, 0};
+
+/// A small call's bytes to and from channel words (written before the seq release, read
+/// after its acquire, like every metadata word).
+template <class Orders>
+void store_inline(const std::byte* from, std::size_t bytes, std::atomic<uint64_t>* words) {
+  uint64_t plain[kInlineWords] = {};
+  std::memcpy(plain, from, bytes);
+  for (std::size_t i = 0; i * 8 < bytes; ++i) words[i].store(plain[i], Orders::hint);  // the seq release orders it
+}
+
+template <class Orders>
+void load_inline(const std::atomic<uint64_t>* words, std::size_t bytes, uint64_t* to) {
+  for (std::size_t i = 0; i * 8 < bytes; ++i) to[i] = words[i].load(Orders::hint);  // after the seq acquire
+}
 
 template <class Orders>
 TreeCollective<Orders>::TreeCollective(int self, std::vector<Participant> participants,
@@ -198,15 +222,14 @@ bool TreeCollective<Orders>::up_sweep(uint64_t seq, const Call& call, const Work
   for (int child : tree_.children(self_)) {
     Channel& channel = mine.up[tree_.slot(child)];
     wait(channel, seq, node_site("collective: arrival of a child", world_ranks_, self_, child));
-    // Fast path: three words of the line just acquired (hint: ordered by that acquire).
+    // Fast path: the two CallDesc words of the line just acquired (hint: ordered by that acquire).
     const auto* words = channel.words;
-    if (words[kUpStatus].load(Orders::hint) != 0 ||
-        words[kUpDesc].load(Orders::hint) != call.words[0] ||
-        words[kUpDesc + 1].load(Orders::hint) != call.words[1]) {
-      Status theirs = load_status<Orders>(words + kUpStatus);
-      if (!theirs.failed())
-        theirs = Status::mismatch(world_ranks_[self_], call.desc, world_ranks_[child],
-                                  load_words<Orders, CallDesc>(words + kUpDesc));
+    const uint64_t desc0 = words[kUpDesc].load(Orders::hint);
+    if (desc0 != call.words[0] || words[kUpDesc + 1].load(Orders::hint) != call.words[1]) {
+      const Status theirs = desc0 == kFailedDesc[0]
+                                ? load_words<Orders, Status>(words + kUpStatus)
+                                : Status::mismatch(world_ranks_[self_], call.desc, world_ranks_[child],
+                                                   load_words<Orders, CallDesc>(words + kUpDesc));
       if (!failed) failure_ = theirs;  // the first failure in slot order wins
       failed = true;
     }
@@ -216,12 +239,15 @@ bool TreeCollective<Orders>::up_sweep(uint64_t seq, const Call& call, const Work
   const int parent = tree_.parent(self_);
   if (parent >= 0) {
     Channel& channel = participants_[parent].block->up[tree_.slot(self_)];
-    if (!written_up_.any || written_up_.desc != call.words)
-      store_words<Orders>(call.desc, channel.words + kUpDesc);
-    if (!written_up_.any || written_up_.failed || failed)
-      store_status<Orders>(failed ? failure_ : Status{}, channel.words + kUpStatus);
-    written_up_ = {true, call.words, failed};
-    publish<Orders>(channel, seq);  // release: my buffer and the words above are ready
+    const uint64_t* desc = failed ? kFailedDesc : call.words.data();
+    if (failed) store_words<Orders>(failure_, channel.words + kUpStatus);
+    if (!std::equal(desc, desc + CallDesc::kWords, written_up_.begin())) {
+      for (int i = 0; i < CallDesc::kWords; ++i) channel.words[kUpDesc + i].store(desc[i], Orders::hint);  // seq release orders it
+      std::copy(desc, desc + CallDesc::kWords, written_up_.begin());
+    }
+    if (!failed && inline_bytes(work) != 0 && sends_up(work))
+      store_inline<Orders>(participants_[self_].buffer, inline_bytes(work), channel.words + kUpData);
+    publish<Orders>(channel, seq);  // release: my data and the words above are ready
   }
   return failed;
 }
@@ -229,22 +255,35 @@ bool TreeCollective<Orders>::up_sweep(uint64_t seq, const Call& call, const Work
 template <class Orders>
 bool TreeCollective<Orders>::down_sweep(uint64_t seq, const Work& work, bool failed) {
   const int parent = tree_.parent(self_);
+  const std::size_t small = failed || work.down == DownData::none ? 0 : inline_bytes(work);
+  uint64_t from_parent[kInlineWords];
   if (parent >= 0) {
     Channel& channel = participants_[self_].block->down;
     wait(channel, seq, node_site("collective: release from the parent", world_ranks_, self_, parent));
     failed = channel.words[kDownStatus].load(Orders::hint) != 0;  // after the seq acquire
     if (failed) failure_ = load_status<Orders>(channel.words + kDownStatus);
+    else if (small != 0) load_inline<Orders>(channel.words + kDownData, small, from_parent);
   }
-  if (!failed && work.count != 0) down_data(work);
+  if (!failed && work.count != 0)
+    down_data(work, small != 0 ? reinterpret_cast<const std::byte*>(from_parent) : nullptr);
   for (int child : tree_.children(self_)) {
     Channel& channel = participants_[child].block->down;
     int8_t& written = written_down_[tree_.slot(child)];
     if (failed || written != 0)  // a failure's record is always written: it may differ from the last
       store_status<Orders>(failed ? failure_ : Status{}, channel.words + kDownStatus);
     written = int8_t(failed);
-    publish<Orders>(channel, seq);  // release: my buffer holds the result for the child
+    if (!failed && small != 0 &&
+        (work.down == DownData::everyone || (work.node_root >= 0 && tree_.in_subtree(child, work.node_root))))
+      store_inline<Orders>(participants_[self_].buffer, small, channel.words + kDownData);  // the result (down_data)
+    publish<Orders>(channel, seq);  // release: the result for the child is ready
   }
   return failed;
+}
+
+template <class Orders>
+std::size_t TreeCollective<Orders>::inline_bytes(const Work& work) const {
+  const std::size_t bytes = work.count * size_of(work.type);
+  return work.at == 0 && bytes <= kInlineBytes ? bytes : 0;
 }
 
 template <class Orders>
@@ -253,11 +292,23 @@ bool TreeCollective<Orders>::forwards_root(const Work& work) const {
 }
 
 template <class Orders>
+bool TreeCollective<Orders>::sends_up(const Work& work) const {
+  return work.up == UpData::reduce || (work.up == UpData::forward_root && forwards_root(work));
+}
+
+template <class Orders>
 void TreeCollective<Orders>::up_data(const Work& work) {
   std::byte* mine = participants_[self_].buffer + work.at;
   const std::size_t bytes = work.count * size_of(work.type);
   if (bytes == 0) return;
   auto children = tree_.children(self_);
+  // A child's data: in its channel's words for a small call, else in its buffer.
+  uint64_t words[kInlineWords];
+  auto from = [&](int child) {
+    if (inline_bytes(work) == 0) return static_cast<const std::byte*>(participants_[child].buffer + work.at);
+    load_inline<Orders>(participants_[self_].block->up[tree_.slot(child)].words + kUpData, bytes, words);
+    return reinterpret_cast<const std::byte*>(words);
+  };
   switch (work.up) {
     case UpData::none:
       return;
@@ -266,10 +317,9 @@ void TreeCollective<Orders>::up_data(const Work& work) {
         std::memcpy(mine, work.in, bytes);
         return;
       }
-      const std::byte* first = participants_[children[0]].buffer + work.at;
-      combine(mine, work.in, first, work.count, work.type, work.op);
+      combine(mine, work.in, from(children[0]), work.count, work.type, work.op);
       for (std::size_t c = 1; c < children.size(); ++c)
-        combine(mine, mine, participants_[children[c]].buffer + work.at, work.count, work.type, work.op);
+        combine(mine, mine, from(children[c]), work.count, work.type, work.op);
       return;
     }
     case UpData::forward_root: {
@@ -278,15 +328,14 @@ void TreeCollective<Orders>::up_data(const Work& work) {
         return;
       }
       for (int child : children)
-        if (forwards_root(work) && tree_.in_subtree(child, work.node_root))
-          std::memcpy(mine, participants_[child].buffer + work.at, bytes);
+        if (forwards_root(work) && tree_.in_subtree(child, work.node_root)) std::memcpy(mine, from(child), bytes);
       return;
     }
   }
 }
 
 template <class Orders>
-void TreeCollective<Orders>::down_data(const Work& work) {
+void TreeCollective<Orders>::down_data(const Work& work, const std::byte* inline_from) {
   const std::size_t bytes = work.count * size_of(work.type);
   if (bytes == 0 || work.down == DownData::none) return;
   std::byte* mine = participants_[self_].buffer + work.at;
@@ -298,9 +347,9 @@ void TreeCollective<Orders>::down_data(const Work& work) {
     if (work.out) std::memcpy(work.out, mine, bytes);
     return;
   }
-  const std::byte* from_parent = participants_[parent].buffer + work.at;
+  const std::byte* from_parent = inline_from ? inline_from : participants_[parent].buffer + work.at;
   const bool relay = work.down == DownData::everyone ? has_children : self_ != work.node_root;
-  if (relay) {
+  if (relay) {  // my children read my buffer, or get it in their words (down_sweep)
     std::memcpy(mine, from_parent, bytes);
     from_parent = mine;  // a local copy is cheaper to read again
   }

@@ -38,7 +38,20 @@
 //  - One store per channel on the hot path: each channel has one writer, which remembers
 //    the metadata it last wrote there and rewrites it only when it changes. A waiter
 //    spins on that line, so every extra store would move the line once more; in a
-//    solver loop the CallDesc and Status repeat, and only the sequence word is stored.
+//    solver loop the CallDesc and Status repeat, and only the sequence word (and a small
+//    call's data, below) is stored. A child whose subtree failed writes a CallDesc of
+//    kind 0 (no call has it) and its Status into the channel's second line, so the fast
+//    path reads the first line only.
+//  - Small calls (at most kInlineBytes, a dot product's or a norm's allreduce): the data
+//    travels in the channels' words, in the sequence word's cache line, not in the
+//    buffers: a child stores its subtree's data beside its CallDesc in its parent's up
+//    channel, a parent the result into the down channel of each child that receives it.
+//    Each hop then moves one line where it moved the flag's line and then the buffer's.
+//    Reuse safety is that of every metadata word: up words are rewritten only in the
+//    child's next sweep (after the parent's down of this one, which follows its reads),
+//    down words only in the parent's next down (after the child's up of that sweep,
+//    which follows its reads of this one). Every rank's buffer still holds its partial
+//    result, the root's the node's (the leader step reads it).
 //  - Determinism: the reduction order is fixed by the tree (own value, then children in
 //    slot order), and every rank receives the root's bits, so all ranks get identical
 //    results. Float sums may differ in the last bits from MPI_Allreduce, whose order is
@@ -104,6 +117,10 @@
 namespace hympi::core {
 
 inline constexpr int kMaxChildren = 16;
+// A call of at most kInlineBytes travels in its channels' words, in the cache line of
+// their sequence word, instead of in the buffers (see the top of this file).
+inline constexpr std::size_t kInlineWords = 4;
+inline constexpr std::size_t kInlineBytes = 8 * kInlineWords;
 inline constexpr int kMaxRounds = 16;  // of a dissemination barrier: 2^16 ranks per node
 
 struct CollectiveBlock {
@@ -220,15 +237,13 @@ class TreeCollective {
   bool up_sweep(uint64_t seq, const Call& call, const Work& work);
   bool down_sweep(uint64_t seq, const Work& work, bool failed);
   void up_data(const Work& work);
-  void down_data(const Work& work);
+  /// `inline_from`: the parent's result as found in my down channel's words (a small call).
+  void down_data(const Work& work, const std::byte* inline_from);
+  /// The call's bytes when they travel in the channels' words (kInlineBytes), else 0.
+  std::size_t inline_bytes(const Work& work) const;
   bool forwards_root(const Work& work) const;
-
-  /// What this rank last wrote into its parent's up channel (it is its only writer).
-  struct Written {
-    bool any = false;
-    std::array<uint64_t, CallDesc::kWords> desc{};
-    bool failed = false;
-  };
+  /// Whether my parent reads data from me in this call's up sweep.
+  bool sends_up(const Work& work) const;
 
   int self_;
   std::vector<Participant> participants_;
@@ -236,7 +251,9 @@ class TreeCollective {
   std::size_t buffer_bytes_;
   std::size_t sliced_min_bytes_;
   std::size_t piece_bytes_;
-  Written written_up_;                // my channel in my parent's block
+  // The CallDesc words in my channel in my parent's block (I am its only writer; a
+  // channel starts at zero, kFailedDesc).
+  std::array<uint64_t, CallDesc::kWords> written_up_{};
   std::vector<int8_t> written_down_;  // per child slot: failed flag last written; -1: none
   Status failure_;                    // the failure of the current call, if any
   SweepCounter sweeps_;

@@ -40,10 +40,12 @@ void mixed_calls(int n, TreeSpec spec, std::size_t buffer_bytes, int calls,
   team.run([&](int rank) {
     auto coll = engine<Orders>(team, rank, spec, buffer_bytes, sliced_min_bytes, piece_bytes);
     unsigned noise = 17u * rank + 1;
-    const std::size_t counts[] = {0, 1, 7, 1000};
+    // 1 and 4 int64 (8 and 32 bytes) travel in the channels' words (kInlineBytes), 5 and 7
+    // (40, 56) in the buffers; 7 int32 or floats (28 bytes) in the words.
+    const std::size_t counts[] = {0, 1, 4, 5, 7, 1000};
     for (int call = 0; call < calls; ++call) {
       test::jitter(noise);
-      const std::size_t count = counts[call % 4];
+      const std::size_t count = counts[call % 6];
       switch (call % 5) {
         case 0: {  // barrier: everyone's phase write before it is seen after it
           phase[rank].store(call, std::memory_order_relaxed);
@@ -112,7 +114,7 @@ TEST(TreeCollective, ChunkedThroughSmallBuffers) {
 }
 
 TEST(TreeCollective, SlicedAllreduceOfLargeChunks) {
-  // Every allreduce of 7 or 1000 elements goes the sliced way (reduce-scatter + allgather
+  // Every allreduce of 4 or more elements goes the sliced way (reduce-scatter + allgather
   // through the buffers, in chunks of 512 int64 / doubles), mixed with tree calls; 7
   // elements over 8 participants leaves some slices empty.
   for (int n : {2, 3, 5, 8})
@@ -121,7 +123,7 @@ TEST(TreeCollective, SlicedAllreduceOfLargeChunks) {
 }
 
 TEST(TreeCollective, PipelinedAllreduceInPiecesOfOneCacheLine) {
-  // 64-byte pieces: 7 elements (56 bytes) go whole, 1000 in 8 pieces of 128 elements (the
+  // 64-byte pieces: 4-7 elements (32-56 bytes) go whole, 1000 in 8 pieces of 128 elements (the
   // slot's limit; the last one short); through 256-byte buffers each chunk of 32 elements
   // goes in 4 pieces of one cache line.
   for (int n : {2, 3, 5, 8})
