@@ -2,6 +2,7 @@
 #include "core/tree_collective.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <stdexcept>
 
@@ -18,8 +19,8 @@ constexpr int kUpDesc = 0;                               // child's CallDesc (ki
 constexpr int kUpData = kUpDesc + CallDesc::kWords;      // a small call's data (kInlineBytes)
 constexpr int kUpStatus = kUpData + kInlineWords;        // child's subtree Status, read only when kind is 0
 constexpr int kDownData = 0;                             // a small call's data
-constexpr int kDownStatus = kDownData + kInlineWords + 1;  // the call's final Status
-constexpr int kFirstLineWords = 6;
+constexpr int kDownStatus = kDownData + kInlineWords + 1;  // the call's final Status (word 4: unused)
+constexpr int kFirstLineWords = int((64 - offsetof(Channel, words)) / sizeof(uint64_t));
 static_assert(kUpStatus + Status::kWords <= int(kChannelWords));
 static_assert(kUpData + kInlineWords <= kFirstLineWords && kDownStatus < kFirstLineWords);
 static_assert(kDownStatus + Status::kWords < int(kChannelWords));  // BoardBarrier's kFailedCall is the last
@@ -255,7 +256,9 @@ bool TreeCollective<Orders>::up_sweep(uint64_t seq, const Call& call, const Work
 template <class Orders>
 bool TreeCollective<Orders>::down_sweep(uint64_t seq, const Work& work, bool failed) {
   const int parent = tree_.parent(self_);
-  const std::size_t small = failed || work.down == DownData::none ? 0 : inline_bytes(work);
+  // Used only when the call did not fail: the parent sends the words exactly when the
+  // Status it stores with them is fine.
+  const std::size_t small = work.down == DownData::none ? 0 : inline_bytes(work);
   uint64_t from_parent[kInlineWords];
   if (parent >= 0) {
     Channel& channel = participants_[self_].block->down;

@@ -5,9 +5,10 @@
 //
 // Shared state, in the segment of each participant i (the rank that waits on it):
 //   block.down       written by parent(i): "call s released; data for s is in my buffer"
+//                    (a small call: in this channel's words)
 //   block.up[slot]   written by the child in that slot: "my subtree arrived at call s;
-//                    its partial data for s is in my buffer"; carries the child's CallDesc
-//                    and its subtree's Status
+//                    its partial data for s is in my buffer" (a small call: in this
+//                    channel's words); carries the child's CallDesc and its subtree's Status
 //   buffer           buffer_bytes of data, read by i's parent (up) and children (down)
 //
 // One call = one or more sweeps (large counts go in chunks of buffer_bytes), each with its
@@ -51,7 +52,10 @@
 //    child's next sweep (after the parent's down of this one, which follows its reads),
 //    down words only in the parent's next down (after the child's up of that sweep,
 //    which follows its reads of this one). Every rank's buffer still holds its partial
-//    result, the root's the node's (the leader step reads it).
+//    result, the root's the node's (the leader step reads it). Only data at offset 0 of
+//    the buffers travels so (a plain sweep or a chunk): the pieces of a pipelined
+//    allreduce run their up sweeps back to back, so piece j+1 would overwrite piece j's
+//    words, and its piece 0 is never as small.
 //  - Determinism: the reduction order is fixed by the tree (own value, then children in
 //    slot order), and every rank receives the root's bits, so all ranks get identical
 //    results. Float sums may differ in the last bits from MPI_Allreduce, whose order is

@@ -40,12 +40,13 @@ void mixed_calls(int n, TreeSpec spec, std::size_t buffer_bytes, int calls,
   team.run([&](int rank) {
     auto coll = engine<Orders>(team, rank, spec, buffer_bytes, sliced_min_bytes, piece_bytes);
     unsigned noise = 17u * rank + 1;
-    // 1 and 4 int64 (8 and 32 bytes) travel in the channels' words (kInlineBytes), 5 and 7
-    // (40, 56) in the buffers; 7 int32 or floats (28 bytes) in the words.
-    const std::size_t counts[] = {0, 1, 4, 5, 7, 1000};
+    // In the channels' words (kInlineBytes, 32): 1 and 4 int64 or doubles (the allreduces),
+    // 1-7 int32 or floats (the bcast and the reduce); in the buffers: 5, 7 and 1000 int64 or
+    // doubles, 9 and 1000 int32 or floats (36 bytes).
+    const std::size_t counts[] = {0, 1, 4, 5, 7, 9, 1000};
     for (int call = 0; call < calls; ++call) {
       test::jitter(noise);
-      const std::size_t count = counts[call % 6];
+      const std::size_t count = counts[call % 7];
       switch (call % 5) {
         case 0: {  // barrier: everyone's phase write before it is seen after it
           phase[rank].store(call, std::memory_order_relaxed);
