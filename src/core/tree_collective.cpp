@@ -26,7 +26,7 @@ static_assert(kUpData + kInlineWords <= kFirstLineWords && kDownStatus < kFirstL
 static_assert(kDownStatus + Status::kWords < int(kChannelWords));  // BoardBarrier's kFailedCall is the last
 
 // A CallDesc whose kind is 0 (no CallKind) marks a child whose subtree failed.
-constexpr uint64_t kFailedDesc[CallDesc::kWords] = {0, 0};
+constexpr std::array<uint64_t, CallDesc::kWords> kFailedDesc{};
 
 /// A small call's bytes to and from channel words (written before the seq release, read
 /// after its acquire, like every metadata word).
@@ -240,14 +240,15 @@ bool TreeCollective<Orders>::up_sweep(uint64_t seq, const Call& call, const Work
   const int parent = tree_.parent(self_);
   if (parent >= 0) {
     Channel& channel = participants_[parent].block->up[tree_.slot(self_)];
-    const uint64_t* desc = failed ? kFailedDesc : call.words.data();
+    const auto& desc = failed ? kFailedDesc : call.words;
     if (failed) store_words<Orders>(failure_, channel.words + kUpStatus);
-    if (!std::equal(desc, desc + CallDesc::kWords, written_up_.begin())) {
+    if (desc != written_up_) {
       for (int i = 0; i < CallDesc::kWords; ++i) channel.words[kUpDesc + i].store(desc[i], Orders::hint);  // seq release orders it
-      std::copy(desc, desc + CallDesc::kWords, written_up_.begin());
+      written_up_ = desc;
     }
-    if (!failed && inline_bytes(work) != 0 && sends_up(work))
-      store_inline<Orders>(participants_[self_].buffer, inline_bytes(work), channel.words + kUpData);
+    const std::size_t small = inline_bytes(work);
+    if (!failed && small != 0 && sends_up(work))
+      store_inline<Orders>(participants_[self_].buffer, small, channel.words + kUpData);
     publish<Orders>(channel, seq);  // release: my data and the words above are ready
   }
   return failed;
