@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "core/call_board.hpp"
 
+#include <algorithm>
+
 #include "core/memory_order.hpp"
 
 namespace hympi::core {
@@ -15,7 +17,7 @@ CallBoard<Orders>::CallBoard(int self, std::vector<Participant> participants, Wa
       resumes_(resumes) {}
 
 template <class Orders>
-void CallBoard<Orders>::post(const CallDesc& call, LeaderStep step) {
+void CallBoard<Orders>::post(const CallDesc& call, LeaderStep step, bool flat) {
   if (broken_) {
     const Status refusal = Status::broken(world_ranks_[0], call);
     if (self_ == 0 && step) {
@@ -29,13 +31,15 @@ void CallBoard<Orders>::post(const CallDesc& call, LeaderStep step) {
   }
   Channel& mine = participants_[self_].block->posted;
   ++calls_;
-  if (!posted_any_ || !(call == last_)) {
+  if (!posted_any_ || !(call == last_) || flat != last_flat_) {
     mine.seq.store(2 * calls_ - 1, Orders::hint);  // odd: being written (ordered by the releases below)
-    uint64_t words[CallDesc::kWords];
+    uint64_t words[kEntryWords];
     call.to_words(words);
-    for (int i = 0; i < CallDesc::kWords; ++i)
+    words[kFlatWord] = flat;
+    for (int i = 0; i < kEntryWords; ++i)
       mine.words[i].store(words[i], Orders::publish);  // release: a scan reading it sees the odd number
     last_ = call;
+    last_flat_ = flat;
     posted_any_ = true;
   }
   mine.seq.store(2 * calls_, Orders::publish);  // release: the words; nobody sleeps on it
@@ -46,20 +50,22 @@ bool CallBoard<Orders>::disagreement() {
   const std::size_t n = participants_.size();
   const uint64_t posted = 2 * calls_;
   std::vector<CallDesc> calls(n);
+  std::vector<int> protocols(n);  // 0: a tree collective, 1: a barrier's flags, 2: a flat allreduce
   for (std::size_t i = 0; i < n; ++i) {
     Channel& entry = participants_[i].block->posted;
     if (entry.seq.load(Orders::observe) != posted) return false;  // acquire: its words; not posted yet
-    uint64_t words[CallDesc::kWords];
-    for (int w = 0; w < CallDesc::kWords; ++w)
+    uint64_t words[kEntryWords];
+    for (int w = 0; w < kEntryWords; ++w)
       words[w] = entry.words[w].load(Orders::observe);  // acquire: a later post's odd number
     calls[i] = CallDesc::from_words(words);
+    protocols[i] = calls[i].kind == CallKind::barrier ? 1 : words[kFlatWord] != 0 ? 2 : 0;
   }
   for (std::size_t i = 0; i < n; ++i)  // hint: after the acquires above, a later post shows
     if (participants_[i].block->posted.seq.load(Orders::hint) != posted) return false;
-  const bool leader_in_barrier = calls[0].kind == CallKind::barrier;
   for (std::size_t i = 1; i < n; ++i)
-    if ((calls[i].kind == CallKind::barrier) != leader_in_barrier) {
+    if (protocols[i] != protocols[0]) {
       found_ = Status::mismatch(world_ranks_[0], calls[0], world_ranks_[i], calls[i]);
+      in_barrier_ = std::find(protocols.begin(), protocols.end(), 1) != protocols.end();
       return true;
     }
   return false;
@@ -89,7 +95,7 @@ void CallBoard<Orders>::fail(LeaderStep step) {
   wake_sleepers<Orders>(left);
   wait_at_least<Orders>(left, failures_ * participants_.size(), wait_,
                         node_site("collective: the node's ranks leaving a failed call", world_ranks_, self_, 0));
-  broken_ = !resumes_;
+  broken_ = !resumes_ && in_barrier_;  // a counter holds a stray increment
   throw Error(status.message());
 }
 

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// What collective call each rank of a node is in, for the one pair of protocols that
-// cannot check each other's arguments: the barriers of board_barrier.hpp (dissemination,
-// the default, and the counter barriers) and the tree collectives (tree_collective.hpp).
-// A rank in such a barrier signals only on flags without a call descriptor, a rank in a
-// tree collective only to its tree parent, so a barrier on some ranks of a node against
-// an allreduce on the others would leave both waiting until the watchdog. With such a
-// barrier configured, every node collective posts its call here first, and every wait of
-// both protocols scans the board once it has left the fast path (docs/design.md, rule 7).
+// What collective call each rank of a node is in, for the protocols that cannot check
+// each other's arguments: the barriers of board_barrier.hpp (dissemination, the default,
+// and the counter barriers), the tree collectives and the flat small allreduce
+// (tree_collective.hpp). A rank in such a barrier signals only on flags without a call
+// descriptor, a rank in a tree collective only to its tree parent, a rank in a flat
+// allreduce only into the other ranks' flat channels, so a barrier on some ranks of a node
+// against an allreduce on the others (or a flat allreduce against a tree one: counts on
+// both sides of its bound) would leave both waiting until the watchdog. With such a
+// barrier configured, every node collective posts its call and its protocol here first,
+// and every wait of these protocols scans the board once it has left the fast path
+// (docs/design.md, rule 7).
 //
 // Invariants:
 //  - Entry i (the `posted` channel of participant i's block) has one writer, i, and works
@@ -23,9 +26,10 @@
 //  - A scan decides only when every entry holds the scanner's own call number; until then
 //    it waits on. So every rank that decides sees the same entries and finds the same
 //    disagreement: participant 0's call against the first participant, in node order,
-//    that is in a barrier where participant 0 is not, or the reverse. Calls that differ
-//    otherwise (counts, roots, kinds among the tree's own collectives) are the tree's to
-//    report: the board never acts on them, so the two reports never race.
+//    whose protocol differs from participant 0's. Calls that differ otherwise (counts,
+//    roots, kinds among the tree's own collectives, counts within the flat allreduce's
+//    bound) are that protocol's to report: the board never acts on them, so the two
+//    reports never race.
 //  - Such a disagreement leaves every rank of the node waiting (the counter never fills,
 //    a barrier rank never answers its tree parent), so every rank reaches a scan. The
 //    leader (participant 0) runs the call's leader step with the failure, so the other
@@ -39,7 +43,9 @@
 //    its first sweep's before its first wait, which no tree call passes while a rank of
 //    the node is in a barrier), the tree's channels hold that slot's numbers at most, and the
 //    barrier's flags hold the call's number from this board; later calls wait for larger
-//    numbers, so the node goes on. Beside a counter barrier the counter holds increments
+//    numbers, so the node goes on; so do the flat channels, whose writers publish the
+//    failed call's number at most. Beside a counter barrier, when a rank was in that
+//    barrier, the counter holds increments
 //    of a barrier that never completed: the board is broken and every later call on it
 //    throws at once; its leader first runs the call's leader step with that failure, so
 //    the other nodes' ranks get the same error, not a hang. Only a misuse gets there.
@@ -65,12 +71,14 @@ class CallBoard {
 
   /// Before a collective's first wait: posts `call`; on a broken board throws instead (the
   /// leader after running `step`, the call's leader step, with the failure).
-  void post(const CallDesc& call, LeaderStep step);
-  /// For wait_at_least_or: true when every rank has posted this call and a barrier meets
-  /// another collective.
+  /// `flat`: the call goes through TreeCollective's flat small allreduce.
+  void post(const CallDesc& call, LeaderStep step, bool flat = false);
+  /// For wait_at_least_or: true when every rank has posted this call and two ranks are in
+  /// different protocols.
   bool disagreement();
   /// After disagreement(): ends the call on this rank with the node's verdict (the leader
-  /// runs `step` first, with the failure). Marks the board broken unless it `resumes`.
+  /// runs `step` first, with the failure). Marks the board broken unless it `resumes` or
+  /// no rank was in a barrier.
   [[noreturn]] void fail(LeaderStep step);
   /// The number of the call posted last: the same on every rank for the same call.
   uint64_t calls() const { return calls_; }
@@ -85,7 +93,11 @@ class CallBoard {
   bool resumes_;
   uint64_t calls_ = 0;
   uint64_t failures_ = 0;  // calls that failed on this board: the same on every rank
+  static constexpr int kFlatWord = CallDesc::kWords;  // an entry: the CallDesc, then the flat flag
+  static constexpr int kEntryWords = kFlatWord + 1;
   CallDesc last_{};  // the words my entry holds (one store per post while the call repeats)
+  bool last_flat_ = false;
+  bool in_barrier_ = false;  // whether a rank was in a barrier at the disagreement found
   bool posted_any_ = false;
   Status found_;
   bool broken_ = false;

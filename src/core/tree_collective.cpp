@@ -72,10 +72,17 @@ void TreeCollective<Orders>::barrier(LeaderStep step) {
 }
 
 template <class Orders>
-void TreeCollective<Orders>::start(const CallDesc& desc, LeaderStep step) {
+void TreeCollective<Orders>::start(const CallDesc& desc, LeaderStep step, bool flat) {
   if (!board_) return;
-  board_->post(desc, step);
+  board_->post(desc, step, flat);
   call_step_ = step;
+}
+
+template <class Orders>
+bool TreeCollective<Orders>::travels_flat(const CallDesc& desc, LeaderStep step) const {
+  // Without a board nothing would find ranks whose counts straddle the bound.
+  return board_ && !step && desc.kind == CallKind::allreduce && desc.count <= kInlineWords &&
+         tree_.size() >= 2 && tree_.size() <= kMaxFlat;
 }
 
 template <class Orders>
@@ -120,7 +127,12 @@ void TreeCollective<Orders>::bcast(void* data, std::size_t count, Datatype type,
 template <class Orders>
 void TreeCollective<Orders>::run_chunked(const CallDesc& desc, Work work, LeaderStep step) {
   const Call call(desc);
-  start(desc, step);
+  const bool flat = travels_flat(desc, step);
+  start(desc, step, flat);
+  if (flat) {
+    flat_allreduce(call, work);
+    return;
+  }
   if (work.own.failed()) {  // one sweep without data carries it to every rank, which throws
     work.count = 0;
     sweep(sweeps_.next(), call, work, step);
@@ -213,6 +225,59 @@ void TreeCollective<Orders>::pipelined_allreduce(const Call& call, const Work& w
   for (std::size_t j = 0; j < pieces && !failed; ++j) failed = up_sweep(first + j, call, piece(j));
   for (std::size_t j = 0; j < pieces; ++j)
     if ((failed = down_sweep(first + j, piece(j), failed))) throw Error(failure_.message());
+}
+
+template <class Orders>
+void TreeCollective<Orders>::flat_allreduce(const Call& call, const Work& work) {
+  const uint64_t seq = sweeps_.next();
+  const int parity = int(seq / SweepCounter::kSlot % 2);
+  const int n = tree_.size();
+  const bool own_failed = work.own.failed();
+  const std::size_t bytes = own_failed ? 0 : work.count * size_of(work.type);
+  const auto& desc = own_failed ? kFailedDesc : call.words;
+  for (int k = 1; k < n; ++k) {  // my contribution into everyone's block, the next rank first
+    const int i = (self_ + k) % n;
+    Channel& channel = participants_[i].block->flat[parity][self_];
+    if (own_failed) store_words<Orders>(work.own, channel.words + kUpStatus);
+    auto& written = written_flat_[parity][i];
+    if (desc != written) {
+      for (int w = 0; w < CallDesc::kWords; ++w) channel.words[kUpDesc + w].store(desc[w], Orders::hint);  // seq release orders it
+      written = desc;
+    }
+    if (bytes != 0) store_inline<Orders>(static_cast<const std::byte*>(work.in), bytes, channel.words + kUpData);
+    publish<Orders>(channel, seq);  // release: the words above
+  }
+  // Everyone's CallDesc and data, mine from my arguments; the verdict by the rule at the
+  // top of tree_collective.hpp, the same on every rank.
+  uint64_t values[kMaxFlat][kInlineWords];
+  std::array<uint64_t, CallDesc::kWords> first{};
+  Status verdict;
+  for (int i = 0; i < n; ++i) {
+    std::array<uint64_t, CallDesc::kWords> theirs = desc;
+    Status failure = work.own;
+    if (i != self_) {
+      Channel& channel = participants_[self_].block->flat[parity][i];
+      wait(channel, seq, node_site("collective: a participant's contribution", world_ranks_, self_, i));
+      for (int w = 0; w < CallDesc::kWords; ++w) theirs[w] = channel.words[kUpDesc + w].load(Orders::hint);  // after the seq acquire
+      if (theirs == kFailedDesc) failure = load_words<Orders, Status>(channel.words + kUpStatus);
+      else load_inline<Orders>(channel.words + kUpData, bytes, values[i]);
+    } else if (bytes != 0) {
+      std::memcpy(values[i], work.in, bytes);
+    }
+    if (i == 0) first = theirs;
+    if (verdict.failed()) continue;
+    if (theirs == kFailedDesc) verdict = failure;
+    else if (theirs != first)
+      verdict = Status::mismatch(world_ranks_[0], CallDesc::from_words(first.data()), world_ranks_[i],
+                                 CallDesc::from_words(theirs.data()));
+  }
+  if (verdict.failed()) throw Error(verdict.message());
+  if (bytes == 0) return;
+  // Every rank's own CallDesc equals participant 0's here, so every value has `bytes` bytes.
+  uint64_t result[kInlineWords];
+  combine(result, values[0], values[1], work.count, work.type, work.op);
+  for (int i = 2; i < n; ++i) combine(result, result, values[i], work.count, work.type, work.op);
+  std::memcpy(work.out, result, bytes);
 }
 
 template <class Orders>

@@ -84,6 +84,33 @@
 // the root rewrites only after the next call's first sweep has gathered every arrival.
 // Determinism: the order is fixed by participant index; all ranks copy the root's bits.
 //
+// Small allreduce on one node (at most kInlineWords elements, no leader step, 2 to
+// kMaxFlat participants, beside a CallBoard): the tree's up then down sweep is two
+// cache-line transfers one after the other. Instead every participant stores its CallDesc
+// and data in its own channel in every other participant's block, flat[p][me], and
+// publishes the call's sequence number s there; then it waits for all of them in its own
+// block and combines the P contributions itself: one transfer on the critical path, all
+// participants at once (the dissemination barrier's idea with data; "all-gather, then
+// reduce locally").
+//  - Double buffering (rule 3): p = (s / kSlot) mod 2. I rewrite flat[p][me] in another's
+//    block at a later call s' with the same p only after a call in between has completed
+//    on me: either a flat call of the other parity (so everyone published it, after
+//    finishing s) or any other collective, each of which synchronizes the whole node (a
+//    tree sweep, a barrier, a failed call's verdict). Waits are for >= s' and nobody
+//    publishes beyond s' before I finish s', so a reader never takes old words for new.
+//  - Determinism: every participant combines the contributions in participant order
+//    (0 .. P-1) with the same code: all get the same bits.
+//  - Mismatch: every participant reads every CallDesc and decides alone, by one rule
+//    walked in participant order: the first participant that failed on its own
+//    (kFailedDesc + its Status) or whose CallDesc differs from participant 0's names the
+//    failure. Every participant reads the same words, so all throw the same message and
+//    none waits for another (each published before it waits).
+//  - Protocols: whether a call is flat depends on its kind and count only (not its type,
+//    so a rank's invalid type stays in the same protocol as the others). Ranks whose
+//    counts straddle kInlineWords (or one in a barrier or a tree collective) wait on
+//    channels the others never write; the CallBoard, where each posts its protocol with
+//    its call, finds them (call_board.hpp).
+//
 // Medium allreduce (a chunk of 2 kPieceBytes up to sliced_min_bytes, two or more
 // participants, no leader step: one node): the tree's two transfers of the vector (up to
 // the root, the result back down) would run one after the other. Instead the chunk goes
@@ -126,6 +153,10 @@ inline constexpr int kMaxChildren = 16;
 inline constexpr std::size_t kInlineWords = 4;
 inline constexpr std::size_t kInlineBytes = 8 * kInlineWords;
 inline constexpr int kMaxRounds = 16;  // of a dissemination barrier: 2^16 ranks per node
+// The most participants of a flat small allreduce: each publishes P - 1 lines and reads
+// P - 1. Measured at 2 only (BENCHMARKS.md, "A small allreduce in one transfer"); above
+// kMaxFlat the tree's log-depth sweeps take over.
+inline constexpr int kMaxFlat = 8;
 
 struct CollectiveBlock {
   Channel down;
@@ -135,6 +166,7 @@ struct CollectiveBlock {
   Channel posted;              // this rank's entry on the CallBoard (a BoardBarrier configured)
   Channel verdict;             // the leader's: the CallBoard's final Status
   Channel failed;              // the leader's: ranks that have left a call the CallBoard failed
+  Channel flat[2][kMaxFlat];   // a flat small allreduce's contributions: [parity][writer]
 };
 
 /// What participant i exposes to the others (pointers valid in the caller's address space).
@@ -224,10 +256,15 @@ class TreeCollective {
     std::array<uint64_t, CallDesc::kWords> words;
   };
 
-  /// Runs one call as ceil(bytes / buffer_bytes) sweeps (at least one).
+  /// Runs one call as ceil(bytes / buffer_bytes) sweeps (at least one), or flat.
   void run_chunked(const CallDesc& desc, Work work, LeaderStep step);
   /// Every call starts here: posts it on the board, if any; `step` is the call's leader step.
-  void start(const CallDesc& desc, LeaderStep step);
+  void start(const CallDesc& desc, LeaderStep step, bool flat = false);
+  /// Whether a call goes flat (see the top of this file): the same on every rank of the
+  /// node whose kind and count agree.
+  bool travels_flat(const CallDesc& desc, LeaderStep step) const;
+  /// A small allreduce in one exchange of channel words (see the top of this file).
+  void flat_allreduce(const Call& call, const Work& work);
   /// wait_at_least, or with a board, until it finds a disagreement (the call then fails).
   void wait(Channel& channel, uint64_t seq, const WaitSite& site);
   /// One sweep; the root runs `step` between up and down (only when the sweep failed, with
@@ -259,6 +296,8 @@ class TreeCollective {
   // channel starts at zero, kFailedDesc).
   std::array<uint64_t, CallDesc::kWords> written_up_{};
   std::vector<int8_t> written_down_;  // per child slot: failed flag last written; -1: none
+  // The CallDesc words in my flat[p][self] channel of each participant's block.
+  std::array<std::array<std::array<uint64_t, CallDesc::kWords>, kMaxFlat>, 2> written_flat_{};
   Status failure_;                    // the failure of the current call, if any
   SweepCounter sweeps_;
   CallBoard<Orders>* board_;

@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "core/call_board.hpp"
 #include "core/memory_order.hpp"
 #include "core/tree_collective.hpp"
 #include "thread_team.hpp"
@@ -29,16 +31,36 @@ TreeCollective<Orders> engine(const ThreadTeam& team, int rank, TreeSpec spec, s
                                 buffer_bytes, wait, team.ranks(), nullptr, sliced_min_bytes, piece_bytes);
 }
 
+/// One rank's tree collective beside the node's CallBoard, as a Context with the default
+/// (dissemination) barrier has it: allreduces of up to kInlineWords elements then go flat
+/// at 2 to kMaxFlat participants.
+template <class Orders>
+struct BoardNode {
+  BoardNode(const ThreadTeam& team, int rank, TreeSpec spec, std::size_t buffer_bytes,
+            std::size_t sliced_min_bytes, std::size_t piece_bytes)
+      : board(rank, team.participants(), wait, team.ranks(), true),
+        coll(rank, team.participants(), Tree::build(spec, team.size()), buffer_bytes, wait, team.ranks(),
+             &board, sliced_min_bytes, piece_bytes) {}
+  WaitConfig wait{WaitPolicy::adaptive, true, 60.0};
+  CallBoard<Orders> board;
+  TreeCollective<Orders> coll;
+};
+
 int64_t value(int rank, int call, std::size_t i) { return (rank + 1) * 1000 + call * 7 + int64_t(i % 13); }
 
+/// `board`: beside a CallBoard (BoardNode), so small allreduces go flat.
 template <class Orders>
 void mixed_calls(int n, TreeSpec spec, std::size_t buffer_bytes, int calls,
                  std::size_t sliced_min_bytes = TreeCollective<Orders>::kSlicedMinBytes,
-                 std::size_t piece_bytes = TreeCollective<Orders>::kPieceBytes) {
+                 std::size_t piece_bytes = TreeCollective<Orders>::kPieceBytes, bool board = false) {
   ThreadTeam team(n, buffer_bytes);
   std::vector<std::atomic<int>> phase(n);
   team.run([&](int rank) {
-    auto coll = engine<Orders>(team, rank, spec, buffer_bytes, sliced_min_bytes, piece_bytes);
+    std::unique_ptr<BoardNode<Orders>> node;
+    std::unique_ptr<TreeCollective<Orders>> alone;
+    if (board) node = std::make_unique<BoardNode<Orders>>(team, rank, spec, buffer_bytes, sliced_min_bytes, piece_bytes);
+    else alone = std::make_unique<TreeCollective<Orders>>(engine<Orders>(team, rank, spec, buffer_bytes, sliced_min_bytes, piece_bytes));
+    TreeCollective<Orders>& coll = board ? node->coll : *alone;
     unsigned noise = 17u * rank + 1;
     // In the channels' words (kInlineBytes, 32): 1 and 4 int64 or doubles (the allreduces),
     // 1-7 int32 or floats (the bcast and the reduce); in the buffers: 5, 7 and 1000 int64 or
@@ -107,6 +129,93 @@ TEST(TreeCollective, MixedConsecutiveCallsAllSizesAndShapes) {
     for (TreeSpec spec : {TreeSpec{TreeShape::kary, 2}, TreeSpec{TreeShape::kary, 4},
                           TreeSpec{TreeShape::binomial, 0}})
       mixed_calls<TunedOrders>(n, spec, 64 * 1024, test::scaled(2000));
+}
+
+// Beside a CallBoard the allreduces of 0, 1 and 4 elements go flat (one exchange of channel
+// words, both parities, then reused), mixed with tree calls on the same blocks; 9
+// participants is above kMaxFlat (the tree again, with the board).
+TEST(TreeCollective, FlatSmallAllreducesMixedWithTreeCalls) {
+  for (int n : {1, 2, 3, 4, 7, 8, 9})
+    for (TreeSpec spec : {TreeSpec{TreeShape::kary, 2}, TreeSpec{TreeShape::binomial, 0}})
+      mixed_calls<TunedOrders>(n, spec, 64 * 1024, test::scaled(2000), TreeCollective<TunedOrders>::kSlicedMinBytes,
+                               TreeCollective<TunedOrders>::kPieceBytes, true);
+  mixed_calls<SeqCstOrders>(4, TreeSpec{TreeShape::kary, 4}, 4096, test::scaled(1000),
+                            TreeCollective<SeqCstOrders>::kSlicedMinBytes, TreeCollective<SeqCstOrders>::kPieceBytes, true);
+}
+
+// Flat allreduces that disagree: counts that differ within the bound (the flat protocol's
+// own check), counts on both sides of it (one rank in the tree: the CallBoard), another
+// type on participant 0 itself, a rank's own invalid argument, a barrier against them.
+// Every rank throws the same message, no data moves, and every rank goes on with both
+// protocols.
+TEST(TreeCollective, FlatMismatchEveryRankTheSameErrorThenGoesOn) {
+  enum Variant { counts_within, counts_straddle, type_on_zero, own_failure, barrier };
+  for (int n : {2, 3, 7, 8})
+    for (Variant variant : {counts_within, counts_straddle, type_on_zero, own_failure, barrier}) {
+      ThreadTeam team(n, 4096);
+      std::vector<std::string> messages(n);
+      const int odd = variant == type_on_zero ? 0 : n - 1;
+      team.run([&](int rank) {
+        BoardNode<TunedOrders> node(team, rank, TreeSpec{TreeShape::kary, 2}, 4096,
+                                    TreeCollective<TunedOrders>::kSlicedMinBytes, TreeCollective<TunedOrders>::kPieceBytes);
+        double in[8] = {1, 2, 3, 4, 5, 6, 7, 8}, out[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
+        std::size_t count = 3;
+        Datatype type = Datatype::float64;
+        Status own;
+        if (rank == odd) {
+          if (variant == counts_within) count = 2;
+          if (variant == counts_straddle) count = 5;
+          if (variant == type_on_zero) type = Datatype::int64;
+          if (variant == own_failure)
+            own = Status::invalid_argument(rank, CallDesc{CallKind::allreduce, type, Op::sum, -1, count}, Argument::out);
+        }
+        try {
+          if (variant == barrier && rank == odd) node.coll.barrier();
+          else node.coll.allreduce(in, out, count, type, Op::sum, {}, own);
+          ADD_FAILURE() << "rank " << rank << ": the call returned";
+        } catch (const Error& e) {
+          messages[rank] = e.what();
+        }
+        for (double x : out) ASSERT_EQ(x, -1.0) << "a failed call moved data";
+        for (int k = 1; k <= 20; ++k) {  // both protocols go on, both parities
+          for (double& x : in) x = double(rank + k);
+          node.coll.allreduce(in, out, 1 + k % 4, Datatype::float64, Op::sum);
+          for (int i = 0; i < 1 + k % 4; ++i) ASSERT_EQ(out[i], double(n * (n - 1) / 2 + n * k));
+          node.coll.allreduce(in, out, 8, Datatype::float64, Op::max);
+          ASSERT_EQ(out[7], double(n - 1 + k));
+        }
+      });
+      for (int r = 0; r < n; ++r) {
+        EXPECT_FALSE(messages[r].empty()) << "variant " << variant << " rank " << r;
+        EXPECT_EQ(messages[r], messages[0]) << "variant " << variant;
+      }
+      const std::string named = "rank " + std::to_string(odd);
+      EXPECT_NE(messages[0].find(named), std::string::npos) << messages[0];
+      const char* expected[] = {"count=2", "count=5", "int64", "null output buffer", "barrier"};
+      EXPECT_NE(messages[0].find(expected[variant]), std::string::npos) << messages[0];
+    }
+}
+
+// A flat allreduce sums in participant order on every rank: the same bits everywhere,
+// those of the sequential sum 0, 1, ..., n-1 (values whose sum depends on the order).
+TEST(TreeCollective, FlatFloatSumsTheSameBitsOnEveryRank) {
+  for (int n : {3, 5, 8}) {
+    ThreadTeam team(n, 4096);
+    std::vector<std::array<double, 4>> results(n);
+    auto contribution = [](int rank, int i) { return (rank % 2 ? 1e16 : 1.0) * (0.1 + rank + i) * (rank % 3 ? -1 : 1); };
+    team.run([&](int rank) {
+      BoardNode<TunedOrders> node(team, rank, TreeSpec{TreeShape::kary, 2}, 4096,
+                                  TreeCollective<TunedOrders>::kSlicedMinBytes, TreeCollective<TunedOrders>::kPieceBytes);
+      double in[4];
+      for (int i = 0; i < 4; ++i) in[i] = contribution(rank, i);
+      node.coll.allreduce(in, results[rank].data(), 4, Datatype::float64, Op::sum);
+    });
+    for (int i = 0; i < 4; ++i) {
+      double expect = contribution(0, i);
+      for (int r = 1; r < n; ++r) expect += contribution(r, i);
+      for (int r = 0; r < n; ++r) EXPECT_EQ(results[r][i], expect) << "n " << n << " rank " << r << " element " << i;
+    }
+  }
 }
 
 TEST(TreeCollective, ChunkedThroughSmallBuffers) {
