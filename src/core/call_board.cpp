@@ -17,7 +17,7 @@ CallBoard<Orders>::CallBoard(int self, std::vector<Participant> participants, Wa
       resumes_(resumes) {}
 
 template <class Orders>
-void CallBoard<Orders>::post(const CallDesc& call, LeaderStep step, bool flat) {
+void CallBoard<Orders>::post(const CallDesc& call, LeaderStep step, bool flat, const Status& own) {
   if (broken_) {
     const Status refusal = Status::broken(world_ranks_[0], call);
     if (self_ == 0 && step) {
@@ -31,15 +31,17 @@ void CallBoard<Orders>::post(const CallDesc& call, LeaderStep step, bool flat) {
   }
   Channel& mine = participants_[self_].block->posted;
   ++calls_;
-  if (!posted_any_ || !(call == last_) || flat != last_flat_) {
+  if (!posted_any_ || !(call == last_) || flat != last_flat_ || own.failed() || last_failed_) {
     mine.seq.store(2 * calls_ - 1, Orders::hint);  // odd: being written (ordered by the releases below)
-    uint64_t words[kEntryWords];
+    uint64_t words[kEntryWords] = {};
     call.to_words(words);
     words[kFlatWord] = flat;
+    own.to_words(words + kOwnWords);
     for (int i = 0; i < kEntryWords; ++i)
       mine.words[i].store(words[i], Orders::publish);  // release: a scan reading it sees the odd number
     last_ = call;
     last_flat_ = flat;
+    last_failed_ = own.failed();
     posted_any_ = true;
   }
   mine.seq.store(2 * calls_, Orders::publish);  // release: the words; nobody sleeps on it
@@ -51,6 +53,7 @@ bool CallBoard<Orders>::disagreement() {
   const uint64_t posted = 2 * calls_;
   std::vector<CallDesc> calls(n);
   std::vector<int> protocols(n);  // 0: a tree collective, 1: a barrier's flags, 2: a flat allreduce
+  std::vector<Status> own(n);
   for (std::size_t i = 0; i < n; ++i) {
     Channel& entry = participants_[i].block->posted;
     if (entry.seq.load(Orders::observe) != posted) return false;  // acquire: its words; not posted yet
@@ -59,12 +62,17 @@ bool CallBoard<Orders>::disagreement() {
       words[w] = entry.words[w].load(Orders::observe);  // acquire: a later post's odd number
     calls[i] = CallDesc::from_words(words);
     protocols[i] = calls[i].kind == CallKind::barrier ? 1 : words[kFlatWord] != 0 ? 2 : 0;
+    own[i] = Status::from_words(words + kOwnWords);
   }
   for (std::size_t i = 0; i < n; ++i)  // hint: after the acquires above, a later post shows
     if (participants_[i].block->posted.seq.load(Orders::hint) != posted) return false;
   for (std::size_t i = 1; i < n; ++i)
     if (protocols[i] != protocols[0]) {
-      found_ = Status::mismatch(world_ranks_[0], calls[0], world_ranks_[i], calls[i]);
+      // A rank's own bad argument explains the disagreement (a binding that refused an
+      // argument calls with a count of its own): the first such rank's failure, as the tree
+      // reports it; else the mismatch.
+      const auto failed = std::find_if(own.begin(), own.end(), [](const Status& x) { return x.failed(); });
+      found_ = failed != own.end() ? *failed : Status::mismatch(world_ranks_[0], calls[0], world_ranks_[i], calls[i]);
       in_barrier_ = std::find(protocols.begin(), protocols.end(), 1) != protocols.end();
       return true;
     }

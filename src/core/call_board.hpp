@@ -18,15 +18,17 @@
 //    again: a word from a later post makes the second read see that post's odd number
 //    at least, so a torn entry is never used. Every rank numbers its collective calls
 //    alike (one per call, whatever its sweeps), and numbers only grow.
-//  - A post whose CallDesc equals the entry's words (the same call again, as in a solver
-//    loop) stores only seq = 2c: a scan then reads those same words whichever post they
+//  - A post whose CallDesc and protocol equal the entry's words, with no failure of its own
+//    now or in the entry (the same call again, as in a solver loop), stores only seq = 2c: a scan then reads those same words whichever post they
 //    came from, so skipping the odd phase tears nothing.
 //  - A rank moves past call c only when c completed, so an entry that changes during a
 //    scan means no disagreement at c.
 //  - A scan decides only when every entry holds the scanner's own call number; until then
 //    it waits on. So every rank that decides sees the same entries and finds the same
 //    disagreement: participant 0's call against the first participant, in node order,
-//    whose protocol differs from participant 0's. Calls that differ otherwise (counts,
+//    whose protocol differs from participant 0's, unless a rank posted a failure of its own
+//    arguments (a binding refusing one calls with a count of its own): then the first such
+//    rank's, in node order, as the tree would report it. Calls that differ otherwise (counts,
 //    roots, kinds among the tree's own collectives, counts within the flat allreduce's
 //    bound) are that protocol's to report: the board never acts on them, so the two
 //    reports never race.
@@ -71,8 +73,9 @@ class CallBoard {
 
   /// Before a collective's first wait: posts `call`; on a broken board throws instead (the
   /// leader after running `step`, the call's leader step, with the failure).
-  /// `flat`: the call goes through TreeCollective's flat small allreduce.
-  void post(const CallDesc& call, LeaderStep step, bool flat = false);
+  /// `flat`: the call goes through TreeCollective's flat small allreduce; `own`: a failure
+  /// this rank found in its own arguments (reported before a mismatch of protocols).
+  void post(const CallDesc& call, LeaderStep step, bool flat = false, const Status& own = {});
   /// For wait_at_least_or: true when every rank has posted this call and two ranks are in
   /// different protocols.
   bool disagreement();
@@ -93,10 +96,14 @@ class CallBoard {
   bool resumes_;
   uint64_t calls_ = 0;
   uint64_t failures_ = 0;  // calls that failed on this board: the same on every rank
-  static constexpr int kFlatWord = CallDesc::kWords;  // an entry: the CallDesc, then the flat flag
-  static constexpr int kEntryWords = kFlatWord + 1;
+  // An entry: the CallDesc, the flat flag, the rank's own failure (a Status).
+  static constexpr int kFlatWord = CallDesc::kWords;
+  static constexpr int kOwnWords = kFlatWord + 1;
+  static constexpr int kEntryWords = kOwnWords + Status::kWords;
+  static_assert(kEntryWords <= int(kChannelWords));
   CallDesc last_{};  // the words my entry holds (one store per post while the call repeats)
   bool last_flat_ = false;
+  bool last_failed_ = false;
   bool in_barrier_ = false;  // whether a rank was in a barrier at the disagreement found
   bool posted_any_ = false;
   Status found_;

@@ -72,9 +72,9 @@ void TreeCollective<Orders>::barrier(LeaderStep step) {
 }
 
 template <class Orders>
-void TreeCollective<Orders>::start(const CallDesc& desc, LeaderStep step, bool flat) {
+void TreeCollective<Orders>::start(const CallDesc& desc, LeaderStep step, bool flat, const Status& own) {
   if (!board_) return;
-  board_->post(desc, step, flat);
+  board_->post(desc, step, flat, own);
   call_step_ = step;
 }
 
@@ -128,7 +128,7 @@ template <class Orders>
 void TreeCollective<Orders>::run_chunked(const CallDesc& desc, Work work, LeaderStep step) {
   const Call call(desc);
   const bool flat = travels_flat(desc, step);
-  start(desc, step, flat);
+  start(desc, step, flat, work.own);
   if (flat) {
     flat_allreduce(call, work);
     return;

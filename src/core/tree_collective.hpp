@@ -259,7 +259,7 @@ class TreeCollective {
   /// Runs one call as ceil(bytes / buffer_bytes) sweeps (at least one), or flat.
   void run_chunked(const CallDesc& desc, Work work, LeaderStep step);
   /// Every call starts here: posts it on the board, if any; `step` is the call's leader step.
-  void start(const CallDesc& desc, LeaderStep step, bool flat = false);
+  void start(const CallDesc& desc, LeaderStep step, bool flat = false, const Status& own = {});
   /// Whether a call goes flat (see the top of this file): the same on every rank of the
   /// node whose kind and count agree.
   bool travels_flat(const CallDesc& desc, LeaderStep step) const;

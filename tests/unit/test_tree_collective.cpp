@@ -145,13 +145,15 @@ TEST(TreeCollective, FlatSmallAllreducesMixedWithTreeCalls) {
 
 // Flat allreduces that disagree: counts that differ within the bound (the flat protocol's
 // own check), counts on both sides of it (one rank in the tree: the CallBoard), another
-// type on participant 0 itself, a rank's own invalid argument, a barrier against them.
+// type on participant 0 itself, a rank's own invalid argument, the same with a count of
+// its own (as a binding that refused an argument passes; the others in the tree: the
+// CallBoard reports that rank's failure, not the protocols' mismatch), a barrier.
 // Every rank throws the same message, no data moves, and every rank goes on with both
 // protocols.
 TEST(TreeCollective, FlatMismatchEveryRankTheSameErrorThenGoesOn) {
-  enum Variant { counts_within, counts_straddle, type_on_zero, own_failure, barrier };
+  enum Variant { counts_within, counts_straddle, type_on_zero, own_failure, refused, barrier };
   for (int n : {2, 3, 7, 8})
-    for (Variant variant : {counts_within, counts_straddle, type_on_zero, own_failure, barrier}) {
+    for (Variant variant : {counts_within, counts_straddle, type_on_zero, own_failure, refused, barrier}) {
       ThreadTeam team(n, 4096);
       std::vector<std::string> messages(n);
       const int odd = variant == type_on_zero ? 0 : n - 1;
@@ -159,14 +161,15 @@ TEST(TreeCollective, FlatMismatchEveryRankTheSameErrorThenGoesOn) {
         BoardNode<TunedOrders> node(team, rank, TreeSpec{TreeShape::kary, 2}, 4096,
                                     TreeCollective<TunedOrders>::kSlicedMinBytes, TreeCollective<TunedOrders>::kPieceBytes);
         double in[8] = {1, 2, 3, 4, 5, 6, 7, 8}, out[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
-        std::size_t count = 3;
+        std::size_t count = variant == refused ? 8 : 3;
         Datatype type = Datatype::float64;
         Status own;
         if (rank == odd) {
           if (variant == counts_within) count = 2;
           if (variant == counts_straddle) count = 5;
           if (variant == type_on_zero) type = Datatype::int64;
-          if (variant == own_failure)
+          if (variant == refused) count = 1;
+          if (variant == own_failure || variant == refused)
             own = Status::invalid_argument(rank, CallDesc{CallKind::allreduce, type, Op::sum, -1, count}, Argument::out);
         }
         try {
@@ -191,7 +194,7 @@ TEST(TreeCollective, FlatMismatchEveryRankTheSameErrorThenGoesOn) {
       }
       const std::string named = "rank " + std::to_string(odd);
       EXPECT_NE(messages[0].find(named), std::string::npos) << messages[0];
-      const char* expected[] = {"count=2", "count=5", "int64", "null output buffer", "barrier"};
+      const char* expected[] = {"count=2", "count=5", "int64", "null output buffer", "null output buffer", "barrier"};
       EXPECT_NE(messages[0].find(expected[variant]), std::string::npos) << messages[0];
     }
 }
