@@ -28,12 +28,14 @@
 //    disagreement: participant 0's call against the first participant, in node order,
 //    whose protocol differs from participant 0's, unless a rank posted a failure of its own
 //    arguments (a binding refusing one calls with a count of its own): then the first such
-//    rank's, in node order, as the tree would report it. Calls that differ otherwise (counts,
+//    rank's, in node order (the tree reports the first in its own order, which may name
+//    another failed rank: every rank still gets the same message). Calls that differ otherwise (counts,
 //    roots, kinds among the tree's own collectives, counts within the flat allreduce's
 //    bound) are that protocol's to report: the board never acts on them, so the two
 //    reports never race.
 //  - Such a disagreement leaves every rank of the node waiting (the counter never fills,
-//    a barrier rank never answers its tree parent), so every rank reaches a scan. The
+//    a barrier rank never answers its tree parent, a flat rank never gets the others'
+//    contributions), so every rank reaches a scan. The
 //    leader (participant 0) runs the call's leader step with the failure, so the other
 //    nodes' leaders, already in theirs, learn it, then posts the final Status on its
 //    `verdict` channel; the others wait for that verdict: every rank of the communicator

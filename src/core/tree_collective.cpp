@@ -32,14 +32,30 @@ constexpr std::array<uint64_t, CallDesc::kWords> kFailedDesc{};
 /// after its acquire, like every metadata word).
 template <class Orders>
 void store_inline(const std::byte* from, std::size_t bytes, std::atomic<uint64_t>* words) {
-  uint64_t plain[kInlineWords] = {};
-  std::memcpy(plain, from, bytes);
-  for (std::size_t i = 0; i * 8 < bytes; ++i) words[i].store(plain[i], Orders::hint);  // the seq release orders it
+  for (std::size_t i = 0; i * 8 < bytes; ++i) {
+    uint64_t word = 0;
+    std::memcpy(&word, from + 8 * i, std::min<std::size_t>(8, bytes - 8 * i));
+    words[i].store(word, Orders::hint);  // the seq release orders it
+  }
 }
 
 template <class Orders>
 void load_inline(const std::atomic<uint64_t>* words, std::size_t bytes, uint64_t* to) {
   for (std::size_t i = 0; i * 8 < bytes; ++i) to[i] = words[i].load(Orders::hint);  // after the seq acquire
+}
+
+/// A flat allreduce's bytes to and from a FlatChannel: the first kInlineBytes beside the
+/// CallDesc, the rest in its tail.
+template <class Orders>
+void store_flat(const std::byte* from, std::size_t bytes, FlatChannel& channel) {
+  store_inline<Orders>(from, std::min(bytes, kInlineBytes), channel.head.words + kUpData);
+  if (bytes > kInlineBytes) store_inline<Orders>(from + kInlineBytes, bytes - kInlineBytes, channel.tail);
+}
+
+template <class Orders>
+void load_flat(const FlatChannel& channel, std::size_t bytes, uint64_t* to) {
+  load_inline<Orders>(channel.head.words + kUpData, std::min(bytes, kInlineBytes), to);
+  if (bytes > kInlineBytes) load_inline<Orders>(channel.tail, bytes - kInlineBytes, to + kInlineWords);
 }
 
 template <class Orders>
@@ -81,8 +97,9 @@ void TreeCollective<Orders>::start(const CallDesc& desc, LeaderStep step, bool f
 template <class Orders>
 bool TreeCollective<Orders>::travels_flat(const CallDesc& desc, LeaderStep step) const {
   // Without a board nothing would find ranks whose counts straddle the bound.
-  return board_ && !step && desc.kind == CallKind::allreduce && desc.count <= kInlineWords &&
-         tree_.size() >= 2 && tree_.size() <= kMaxFlat;
+  const int n = tree_.size();
+  return board_ && !step && desc.kind == CallKind::allreduce && n >= 2 && n <= kMaxFlat &&
+         desc.count <= flat_max_count(n);
 }
 
 template <class Orders>
@@ -237,30 +254,32 @@ void TreeCollective<Orders>::flat_allreduce(const Call& call, const Work& work) 
   const auto& desc = own_failed ? kFailedDesc : call.words;
   for (int k = 1; k < n; ++k) {  // my contribution into everyone's block, the next rank first
     const int i = (self_ + k) % n;
-    Channel& channel = participants_[i].block->flat[parity][self_];
+    FlatChannel& flat = participants_[i].block->flat[parity][self_];
+    Channel& channel = flat.head;
     if (own_failed) store_words<Orders>(work.own, channel.words + kUpStatus);
     auto& written = written_flat_[parity][i];
     if (desc != written) {
       for (int w = 0; w < CallDesc::kWords; ++w) channel.words[kUpDesc + w].store(desc[w], Orders::hint);  // seq release orders it
       written = desc;
     }
-    if (bytes != 0) store_inline<Orders>(static_cast<const std::byte*>(work.in), bytes, channel.words + kUpData);
-    publish<Orders>(channel, seq);  // release: the words above
+    if (bytes != 0) store_flat<Orders>(static_cast<const std::byte*>(work.in), bytes, flat);
+    publish<Orders>(channel, seq);  // release: the words above and the tail
   }
   // Everyone's CallDesc and data, mine from my arguments; the verdict by the rule at the
   // top of tree_collective.hpp, the same on every rank.
-  uint64_t values[kMaxFlat][kInlineWords];
+  uint64_t values[kMaxFlat][kFlatWords];
   std::array<uint64_t, CallDesc::kWords> first{};
   Status verdict;
   for (int i = 0; i < n; ++i) {
     std::array<uint64_t, CallDesc::kWords> theirs = desc;
     Status failure = work.own;
     if (i != self_) {
-      Channel& channel = participants_[self_].block->flat[parity][i];
+      FlatChannel& flat = participants_[self_].block->flat[parity][i];
+      Channel& channel = flat.head;
       wait(channel, seq, node_site("collective: a participant's contribution", world_ranks_, self_, i));
       for (int w = 0; w < CallDesc::kWords; ++w) theirs[w] = channel.words[kUpDesc + w].load(Orders::hint);  // after the seq acquire
       if (theirs == kFailedDesc) failure = load_words<Orders, Status>(channel.words + kUpStatus);
-      else load_inline<Orders>(channel.words + kUpData, bytes, values[i]);
+      else load_flat<Orders>(flat, bytes, values[i]);
     } else if (bytes != 0) {
       std::memcpy(values[i], work.in, bytes);
     }
@@ -274,7 +293,7 @@ void TreeCollective<Orders>::flat_allreduce(const Call& call, const Work& work) 
   if (verdict.failed()) throw Error(verdict.message());
   if (bytes == 0) return;
   // Every rank's own CallDesc equals participant 0's here, so every value has `bytes` bytes.
-  uint64_t result[kInlineWords];
+  uint64_t result[kFlatWords];
   combine(result, values[0], values[1], work.count, work.type, work.op);
   for (int i = 2; i < n; ++i) combine(result, result, values[i], work.count, work.type, work.op);
   std::memcpy(work.out, result, bytes);

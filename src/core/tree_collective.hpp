@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Barrier, broadcast, reduce and allreduce inside one node: an up sweep then a down
 // sweep over a tree (Algorithms 2 and 3 of Quaranta & Maddegedara (2021)), with monotonic
-// sequence numbers.
+// sequence numbers; a small allreduce on a node of 2 to kMaxFlat ranks beside a CallBoard
+// goes flat instead (the last part of this comment).
 //
 // Shared state, in the segment of each participant i (the rank that waits on it):
 //   block.down       written by parent(i): "call s released; data for s is in my buffer"
@@ -43,7 +44,8 @@
 //    call's data, below) is stored. A child whose subtree failed writes a CallDesc of
 //    kind 0 (no call has it) and its Status into the channel's second line, so the fast
 //    path reads the first line only.
-//  - Small calls (at most kInlineBytes, a dot product's or a norm's allreduce): the data
+//  - Small calls (at most kInlineBytes: a small bcast or reduce, a dot product's or a
+//    norm's allreduce when it does not go flat): the data
 //    travels in the channels' words, in the sequence word's cache line, not in the
 //    buffers: a child stores its subtree's data beside its CallDesc in its parent's up
 //    channel, a parent the result into the down channel of each child that receives it.
@@ -84,10 +86,11 @@
 // the root rewrites only after the next call's first sweep has gathered every arrival.
 // Determinism: the order is fixed by participant index; all ranks copy the root's bits.
 //
-// Small allreduce on one node (at most kInlineWords elements, no leader step, 2 to
-// kMaxFlat participants, beside a CallBoard): the tree's up then down sweep is two
-// cache-line transfers one after the other. Instead every participant stores its CallDesc
-// and data in its own channel in every other participant's block, flat[p][me], and
+// Small allreduce on one node (at most flat_max_count(P) elements: P - 1 contributions of
+// at most kFlatWords words in all; no leader step, 2 to kMaxFlat participants, beside a
+// CallBoard): the tree's up then down sweep is two transfers one after the other. Instead
+// every participant stores its CallDesc and data in its own FlatChannel in every other
+// participant's block, flat[p][me], and
 // publishes the call's sequence number s there; then it waits for all of them in its own
 // block and combines the P contributions itself: one transfer on the critical path, all
 // participants at once (the dissemination barrier's idea with data; "all-gather, then
@@ -107,7 +110,7 @@
 //    none waits for another (each published before it waits).
 //  - Protocols: whether a call is flat depends on its kind and count only (not its type,
 //    so a rank's invalid type stays in the same protocol as the others). Ranks whose
-//    counts straddle kInlineWords (or one in a barrier or a tree collective) wait on
+//    counts straddle flat_max_count(P) (or one in a barrier or a tree collective) wait on
 //    channels the others never write; the CallBoard, where each posts its protocol with
 //    its call, finds them (call_board.hpp).
 //
@@ -153,10 +156,25 @@ inline constexpr int kMaxChildren = 16;
 inline constexpr std::size_t kInlineWords = 4;
 inline constexpr std::size_t kInlineBytes = 8 * kInlineWords;
 inline constexpr int kMaxRounds = 16;  // of a dissemination barrier: 2^16 ranks per node
-// The most participants of a flat small allreduce: each publishes P - 1 lines and reads
-// P - 1. Measured at 2 only (BENCHMARKS.md, "A small allreduce in one transfer"); above
-// kMaxFlat the tree's log-depth sweeps take over.
+// The most participants of a flat small allreduce: each publishes P - 1 contributions and
+// reads P - 1. Measured at 2 only (BENCHMARKS.md, "A small allreduce in one transfer");
+// above kMaxFlat the tree's log-depth sweeps take over.
 inline constexpr int kMaxFlat = 8;
+// The most data words a rank writes into the others' blocks in one flat allreduce:
+// (P - 1) x count <= kFlatWords, so 32 elements at 2 participants, 4 at 8 (flat_max_count).
+inline constexpr std::size_t kFlatWords = 32;
+
+/// The most elements of an allreduce that goes flat among 2 to kMaxFlat `participants`.
+constexpr std::size_t flat_max_count(int participants) { return kFlatWords / std::size_t(participants - 1); }
+
+/// One writer's contribution to a flat allreduce: the channel (sequence word, CallDesc,
+/// the first kInlineWords data words in its first line, a failure's Status in its second)
+/// and the other data words in the lines after it.
+struct FlatChannel {
+  Channel head;
+  std::atomic<uint64_t> tail[kFlatWords - kInlineWords] = {};
+};
+static_assert(sizeof(FlatChannel) % kChannelBytes == 0);  // the next writer's starts on its own lines
 
 struct CollectiveBlock {
   Channel down;
@@ -166,7 +184,7 @@ struct CollectiveBlock {
   Channel posted;              // this rank's entry on the CallBoard (a BoardBarrier configured)
   Channel verdict;             // the leader's: the CallBoard's final Status
   Channel failed;              // the leader's: ranks that have left a call the CallBoard failed
-  Channel flat[2][kMaxFlat];   // a flat small allreduce's contributions: [parity][writer]
+  FlatChannel flat[2][kMaxFlat];  // a flat small allreduce's contributions: [parity][writer]
 };
 
 /// What participant i exposes to the others (pointers valid in the caller's address space).

@@ -36,9 +36,12 @@ inline constexpr Bounds kAll{}, kNone{kUnlimited, 0}, k512To16K{512, 16384}, kTo
 
 /// Where hympi was measured faster than the MPI's own call, per MPI library and Operation
 /// (barrier, bcast, reduce, allreduce, neighbor_alltoall, neighbor_alltoallv): 2 ranks,
-/// hympi-osu-probe preloaded against plain, 5 launches (BENCHMARKS.md, "Small and large
-/// broadcasts and reductions per MPI"). A library not in the table gets kUnmeasured, where
-/// every measured one was faster.
+/// hympi-osu-probe preloaded against plain, 5 launches, in both four-MPI runs of
+/// BENCHMARKS.md ("Small and large broadcasts and reductions per MPI": 2026-11-27 and
+/// 2026-11-29); a bound between two probe sizes (8 B, 64 B - 512 B by powers of 2, then
+/// x8 up to 1 MiB) lies between the last size faster in both and the first one not; one
+/// interval per operation (MPICH 5's reduce, faster at 8-256 B and from 32 KiB, keeps the
+/// latter). A library not in the table gets kUnmeasured, where every measured one was faster.
 struct Measured {
   const char* family;  // MPI_Get_library_version begins "Open MPI v<major>" or "MPICH Version: <major>"
   int major;
@@ -46,9 +49,9 @@ struct Measured {
 };
 inline constexpr Measured kMeasured[] = {
     {"Open MPI", 4, {kAll, k512To16K, k512To16K, kAll, kTo16K, kTo16K}},
-    {"Open MPI", 5, {kAll, k512To16K, k512To16K, kAll, kTo16K, kTo16K}},
+    {"Open MPI", 5, {kAll, k512To16K, Bounds{512, 2048}, kAll, kTo16K, kTo16K}},
     {"MPICH", 4, {kAll, kNone, kAll, kAll, kTo16K, kTo16K}},
-    {"MPICH", 5, {kAll, Bounds{32768, kUnlimited}, kAll, kAll, kTo16K, kTo16K}},
+    {"MPICH", 5, {kAll, Bounds{262144, kUnlimited}, Bounds{32768, kUnlimited}, kAll, kTo16K, kTo16K}},
 };
 inline constexpr std::array<Bounds, kOperations> kUnmeasured = {kAll, kNone, k512To16K, kAll, kTo16K, kTo16K};
 

@@ -32,8 +32,8 @@ TreeCollective<Orders> engine(const ThreadTeam& team, int rank, TreeSpec spec, s
 }
 
 /// One rank's tree collective beside the node's CallBoard, as a Context with the default
-/// (dissemination) barrier has it: allreduces of up to kInlineWords elements then go flat
-/// at 2 to kMaxFlat participants.
+/// (dissemination) barrier has it: allreduces of up to flat_max_count(n) elements then go
+/// flat at 2 to kMaxFlat participants.
 template <class Orders>
 struct BoardNode {
   BoardNode(const ThreadTeam& team, int rank, TreeSpec spec, std::size_t buffer_bytes,
@@ -63,12 +63,14 @@ void mixed_calls(int n, TreeSpec spec, std::size_t buffer_bytes, int calls,
     TreeCollective<Orders>& coll = board ? node->coll : *alone;
     unsigned noise = 17u * rank + 1;
     // In the channels' words (kInlineBytes, 32): 1 and 4 int64 or doubles (the allreduces),
-    // 1-7 int32 or floats (the bcast and the reduce); in the buffers: 5, 7 and 1000 int64 or
-    // doubles, 9 and 1000 int32 or floats (36 bytes).
-    const std::size_t counts[] = {0, 1, 4, 5, 7, 9, 1000};
+    // 1-7 int32 or floats (the bcast and the reduce); in the buffers: 5, 7, 32, 33 and 1000
+    // int64 or doubles, 9 and more int32 or floats (36 bytes). Beside a board, allreduces of
+    // up to flat_max_count(n) elements go flat: 32 at 2 participants (33 straddles it), 16 at
+    // 3, 10 at 4 (9 within, 32 above), 5 at 7 (5 within, 7 above), 4 at 8.
+    const std::size_t counts[] = {0, 1, 4, 5, 7, 9, 32, 33, 1000};
     for (int call = 0; call < calls; ++call) {
       test::jitter(noise);
-      const std::size_t count = counts[call % 7];
+      const std::size_t count = counts[call % 9];
       switch (call % 5) {
         case 0: {  // barrier: everyone's phase write before it is seen after it
           phase[rank].store(call, std::memory_order_relaxed);
@@ -131,8 +133,8 @@ TEST(TreeCollective, MixedConsecutiveCallsAllSizesAndShapes) {
       mixed_calls<TunedOrders>(n, spec, 64 * 1024, test::scaled(2000));
 }
 
-// Beside a CallBoard the allreduces of 0, 1 and 4 elements go flat (one exchange of channel
-// words, both parities, then reused), mixed with tree calls on the same blocks; 9
+// Beside a CallBoard the allreduces of up to flat_max_count(n) elements go flat (one exchange
+// of channel words, both parities, then reused), mixed with tree calls on the same blocks; 9
 // participants is above kMaxFlat (the tree again, with the board).
 TEST(TreeCollective, FlatSmallAllreducesMixedWithTreeCalls) {
   for (int n : {1, 2, 3, 4, 7, 8, 9})
@@ -160,13 +162,16 @@ TEST(TreeCollective, FlatMismatchEveryRankTheSameErrorThenGoesOn) {
       team.run([&](int rank) {
         BoardNode<TunedOrders> node(team, rank, TreeSpec{TreeShape::kary, 2}, 4096,
                                     TreeCollective<TunedOrders>::kSlicedMinBytes, TreeCollective<TunedOrders>::kPieceBytes);
-        double in[8] = {1, 2, 3, 4, 5, 6, 7, 8}, out[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
-        std::size_t count = variant == refused ? 8 : 3;
+        // 3 elements go flat at every n here, flat_max_count(n) + 1 through the tree.
+        const std::size_t above = flat_max_count(n) + 1;
+        std::vector<double> in(above), out(above, -1.0);
+        for (std::size_t i = 0; i < above; ++i) in[i] = double(i + 1);
+        std::size_t count = variant == refused ? above : 3;
         Datatype type = Datatype::float64;
         Status own;
         if (rank == odd) {
           if (variant == counts_within) count = 2;
-          if (variant == counts_straddle) count = 5;
+          if (variant == counts_straddle) count = above;
           if (variant == type_on_zero) type = Datatype::int64;
           if (variant == refused) count = 1;
           if (variant == own_failure || variant == refused)
@@ -174,7 +179,7 @@ TEST(TreeCollective, FlatMismatchEveryRankTheSameErrorThenGoesOn) {
         }
         try {
           if (variant == barrier && rank == odd) node.coll.barrier();
-          else node.coll.allreduce(in, out, count, type, Op::sum, {}, own);
+          else node.coll.allreduce(in.data(), out.data(), count, type, Op::sum, {}, own);
           ADD_FAILURE() << "rank " << rank << ": the call returned";
         } catch (const Error& e) {
           messages[rank] = e.what();
@@ -182,10 +187,10 @@ TEST(TreeCollective, FlatMismatchEveryRankTheSameErrorThenGoesOn) {
         for (double x : out) ASSERT_EQ(x, -1.0) << "a failed call moved data";
         for (int k = 1; k <= 20; ++k) {  // both protocols go on, both parities
           for (double& x : in) x = double(rank + k);
-          node.coll.allreduce(in, out, 1 + k % 4, Datatype::float64, Op::sum);
+          node.coll.allreduce(in.data(), out.data(), 1 + k % 4, Datatype::float64, Op::sum);
           for (int i = 0; i < 1 + k % 4; ++i) ASSERT_EQ(out[i], double(n * (n - 1) / 2 + n * k));
-          node.coll.allreduce(in, out, 8, Datatype::float64, Op::max);
-          ASSERT_EQ(out[7], double(n - 1 + k));
+          node.coll.allreduce(in.data(), out.data(), above, Datatype::float64, Op::max);
+          ASSERT_EQ(out[above - 1], double(n - 1 + k));
         }
       });
       for (int r = 0; r < n; ++r) {
@@ -194,26 +199,68 @@ TEST(TreeCollective, FlatMismatchEveryRankTheSameErrorThenGoesOn) {
       }
       const std::string named = "rank " + std::to_string(odd);
       EXPECT_NE(messages[0].find(named), std::string::npos) << messages[0];
-      const char* expected[] = {"count=2", "count=5", "int64", "null output buffer", "null output buffer", "barrier"};
+      const std::string expected[] = {"count=2", "count=" + std::to_string(flat_max_count(n) + 1), "int64",
+                                      "null output buffer", "null output buffer", "barrier"};
       EXPECT_NE(messages[0].find(expected[variant]), std::string::npos) << messages[0];
     }
 }
 
+// Flat allreduces back to back, with nothing else between them: only the call of the other
+// parity in between keeps a channel from being rewritten before its reader has read it
+// (rule 3). Counts and values change every call; a rank's own failure now and then (every
+// rank throws, then the streak goes on with the next parity).
+TEST(TreeCollective, FlatAllreducesBackToBack) {
+  for (int n : {2, 3, 5, 8}) {
+    const std::size_t most = flat_max_count(n);
+    ThreadTeam team(n, 4096);
+    team.run([&](int rank) {
+      BoardNode<TunedOrders> node(team, rank, TreeSpec{TreeShape::kary, 2}, 4096,
+                                  TreeCollective<TunedOrders>::kSlicedMinBytes, TreeCollective<TunedOrders>::kPieceBytes);
+      unsigned noise = 31u * rank + 5;
+      std::vector<int64_t> in(most), out(most);
+      for (int call = 0; call < test::scaled(3000); ++call) {
+        test::jitter(noise);
+        const std::size_t count = 1 + std::size_t(call) * 7 % most;
+        for (std::size_t i = 0; i < count; ++i) in[i] = value(rank, call, i);
+        Status own;
+        const bool fails = call % 97 == 13;
+        if (fails && rank == call % n)
+          own = Status::invalid_argument(rank, CallDesc{CallKind::allreduce, Datatype::int64, Op::sum, -1, count},
+                                         Argument::out);
+        try {
+          node.coll.allreduce(in.data(), out.data(), count, Datatype::int64, Op::sum, {}, own);
+          ASSERT_FALSE(fails) << "call " << call << ": a rank's own failure was not reported";
+        } catch (const Error& e) {
+          ASSERT_TRUE(fails) << "call " << call << ": " << e.what();
+          continue;
+        }
+        for (std::size_t i = 0; i < count; ++i) {
+          int64_t expect = 0;
+          for (int r = 0; r < n; ++r) expect += value(r, call, i);
+          ASSERT_EQ(out[i], expect) << "n " << n << " call " << call << " i " << i;
+        }
+      }
+    });
+  }
+}
+
 // A flat allreduce sums in participant order on every rank: the same bits everywhere,
-// those of the sequential sum 0, 1, ..., n-1 (values whose sum depends on the order).
+// those of the sequential sum 0, 1, ..., n-1 (values whose sum depends on the order), at
+// the most elements that go flat (their last words in the FlatChannel's tail).
 TEST(TreeCollective, FlatFloatSumsTheSameBitsOnEveryRank) {
   for (int n : {3, 5, 8}) {
+    const int count = int(flat_max_count(n));
     ThreadTeam team(n, 4096);
-    std::vector<std::array<double, 4>> results(n);
+    std::vector<std::vector<double>> results(n, std::vector<double>(count));
     auto contribution = [](int rank, int i) { return (rank % 2 ? 1e16 : 1.0) * (0.1 + rank + i) * (rank % 3 ? -1 : 1); };
     team.run([&](int rank) {
       BoardNode<TunedOrders> node(team, rank, TreeSpec{TreeShape::kary, 2}, 4096,
                                   TreeCollective<TunedOrders>::kSlicedMinBytes, TreeCollective<TunedOrders>::kPieceBytes);
-      double in[4];
-      for (int i = 0; i < 4; ++i) in[i] = contribution(rank, i);
-      node.coll.allreduce(in, results[rank].data(), 4, Datatype::float64, Op::sum);
+      std::vector<double> in(count);
+      for (int i = 0; i < count; ++i) in[i] = contribution(rank, i);
+      node.coll.allreduce(in.data(), results[rank].data(), count, Datatype::float64, Op::sum);
     });
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < count; ++i) {
       double expect = contribution(0, i);
       for (int r = 1; r < n; ++r) expect += contribution(r, i);
       for (int r = 0; r < n; ++r) EXPECT_EQ(results[r][i], expect) << "n " << n << " rank " << r << " element " << i;
