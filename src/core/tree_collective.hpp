@@ -108,7 +108,7 @@
 //    (kFailedDesc + its Status) or whose CallDesc differs from participant 0's names the
 //    failure. Every participant reads the same words, so all throw the same message and
 //    none waits for another (each published before it waits).
-//  - Protocols: whether a call is flat depends on its kind and count only (not its type,
+//  - Protocols: whether a call is flat depends on its kind, its count and P only (not its type,
 //    so a rank's invalid type stays in the same protocol as the others). Ranks whose
 //    counts straddle flat_max_count(P) (or one in a barrier or a tree collective) wait on
 //    channels the others never write; the CallBoard, where each posts its protocol with

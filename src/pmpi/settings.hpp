@@ -39,9 +39,10 @@ inline constexpr Bounds kAll{}, kNone{kUnlimited, 0}, k512To16K{512, 16384}, kTo
 /// hympi-osu-probe preloaded against plain, 5 launches, in both four-MPI runs of
 /// BENCHMARKS.md ("Small and large broadcasts and reductions per MPI": 2026-11-27 and
 /// 2026-11-29); a bound between two probe sizes (8 B, 64 B - 512 B by powers of 2, then
-/// x8 up to 1 MiB) lies between the last size faster in both and the first one not; one
-/// interval per operation (MPICH 5's reduce, faster at 8-256 B and from 32 KiB, keeps the
-/// latter). A library not in the table gets kUnmeasured, where every measured one was faster.
+/// x8 up to 1 MiB) lies between the last size faster in both and the first one not (Open
+/// MPI 4's bcast, faster at 32 KiB in those, was 1.50 there in "After the cheaper call
+/// path": capped at 16 KiB); one interval per operation (MPICH 5's reduce, faster at
+/// 8-256 B and from 32 KiB, keeps the latter). A library not in the table gets kUnmeasured, where every measured one was faster.
 struct Measured {
   const char* family;  // MPI_Get_library_version begins "Open MPI v<major>" or "MPICH Version: <major>"
   int major;

@@ -134,7 +134,7 @@ TEST(TreeCollective, MixedConsecutiveCallsAllSizesAndShapes) {
 }
 
 // Beside a CallBoard the allreduces of up to flat_max_count(n) elements go flat (one exchange
-// of channel words, both parities, then reused), mixed with tree calls on the same blocks; 9
+// through the flat channels, both parities, then reused), mixed with tree calls on the same blocks; 9
 // participants is above kMaxFlat (the tree again, with the board).
 TEST(TreeCollective, FlatSmallAllreducesMixedWithTreeCalls) {
   for (int n : {1, 2, 3, 4, 7, 8, 9})
@@ -239,6 +239,53 @@ TEST(TreeCollective, FlatAllreducesBackToBack) {
           for (int r = 0; r < n; ++r) expect += value(r, call, i);
           ASSERT_EQ(out[i], expect) << "n " << n << " call " << call << " i " << i;
         }
+      }
+    });
+  }
+}
+
+// The bound itself: flat_max_count(n) elements go flat (every other participant's flat
+// channel of one parity in my block gets the call's number), one more goes through the
+// tree (no flat channel changes); floats whose last word is half full (31, 15 and 3 of
+// them: in the tail at 2 and 3 participants, in the head at 8) arrive exact.
+TEST(TreeCollective, FlatBoundIsExactAndHalfWordsArrive) {
+  static_assert(flat_max_count(2) == 32 && flat_max_count(3) == 16 && flat_max_count(8) == 4);
+  for (int n : {2, 3, 8}) {
+    const std::size_t most = flat_max_count(n);
+    ThreadTeam team(n, 4096);
+    team.run([&](int rank) {
+      BoardNode<TunedOrders> node(team, rank, TreeSpec{TreeShape::kary, 2}, 4096,
+                                  TreeCollective<TunedOrders>::kSlicedMinBytes, TreeCollective<TunedOrders>::kPieceBytes);
+      const CollectiveBlock& mine = *team.participants()[rank].block;
+      auto changed_since = [&](std::vector<uint64_t>& seen) {  // flat channels published since `seen`
+        int changed = 0;
+        for (int p = 0; p < 2; ++p)
+          for (int j = 0; j < kMaxFlat; ++j) {
+            const uint64_t now = mine.flat[p][j].head.seq.load(std::memory_order_acquire);
+            changed += now != seen[p * kMaxFlat + j];
+            seen[p * kMaxFlat + j] = now;
+          }
+        return changed;
+      };
+      std::vector<uint64_t> seen(2 * kMaxFlat, 0);
+      std::vector<double> in(most + 1), out(most + 1);
+      for (int round = 1; round <= 20; ++round) {
+        for (double& x : in) x = double(rank + round);
+        node.coll.allreduce(in.data(), out.data(), most, Datatype::float64, Op::sum);
+        ASSERT_EQ(out[most - 1], double(n * (n - 1) / 2 + n * round));
+        ASSERT_EQ(changed_since(seen), n - 1) << "n " << n << ": " << most << " elements did not go flat";
+        node.coll.allreduce(in.data(), out.data(), most + 1, Datatype::float64, Op::sum);
+        ASSERT_EQ(out[most], double(n * (n - 1) / 2 + n * round));
+        ASSERT_EQ(changed_since(seen), 0) << "n " << n << ": " << most + 1 << " elements went flat";
+        node.coll.barrier();  // nobody writes a flat channel before everyone has looked
+        const std::size_t floats = most % 2 ? most : most - 1;
+        std::vector<float> fin(floats), fout(floats);
+        for (std::size_t i = 0; i < floats; ++i) fin[i] = float((rank + 1) * (i + 1) + round);
+        node.coll.allreduce(fin.data(), fout.data(), floats, Datatype::float32, Op::sum);
+        for (std::size_t i = 0; i < floats; ++i)
+          ASSERT_EQ(fout[i], float(n * (n + 1) / 2 * (i + 1) + n * round)) << "n " << n << " element " << i;
+        changed_since(seen);
+        node.coll.barrier();
       }
     });
   }
