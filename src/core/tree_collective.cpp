@@ -79,6 +79,9 @@ TreeCollective<Orders>::TreeCollective(int self, std::vector<Participant> partic
     throw Error("hympi: a tree node has " + std::to_string(tree_.max_children()) +
                 " children; at most " + std::to_string(kMaxChildren) +
                 " are supported: use a smaller arity (HYMPI_TREE=kary:4)");
+  // Without a board nothing would find ranks whose counts straddle the bound.
+  const int n = tree_.size();
+  if (board_ && n >= 2 && n <= kMaxFlat) flat_below_ = flat_max_count(n) + 1;
 }
 
 template <class Orders>
@@ -96,10 +99,7 @@ void TreeCollective<Orders>::start(const CallDesc& desc, LeaderStep step, bool f
 
 template <class Orders>
 bool TreeCollective<Orders>::travels_flat(const CallDesc& desc, LeaderStep step) const {
-  // Without a board nothing would find ranks whose counts straddle the bound.
-  const int n = tree_.size();
-  return board_ && !step && desc.kind == CallKind::allreduce && n >= 2 && n <= kMaxFlat &&
-         desc.count <= flat_max_count(n);
+  return !step && desc.kind == CallKind::allreduce && desc.count < flat_below_;
 }
 
 template <class Orders>

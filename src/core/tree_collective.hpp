@@ -169,12 +169,12 @@ constexpr std::size_t flat_max_count(int participants) { return kFlatWords / std
 
 /// One writer's contribution to a flat allreduce: the channel (sequence word, CallDesc,
 /// the first kInlineWords data words in its first line, a failure's Status in its second)
-/// and the other data words in the lines after it.
+/// and the other data words in the lines after it; aligned as its head, so the next
+/// writer's starts on lines of its own.
 struct FlatChannel {
   Channel head;
   std::atomic<uint64_t> tail[kFlatWords - kInlineWords] = {};
 };
-static_assert(sizeof(FlatChannel) % kChannelBytes == 0);  // the next writer's starts on its own lines
 
 struct CollectiveBlock {
   Channel down;
@@ -319,6 +319,7 @@ class TreeCollective {
   Status failure_;                    // the failure of the current call, if any
   SweepCounter sweeps_;
   CallBoard<Orders>* board_;
+  std::size_t flat_below_ = 0;        // allreduces of fewer elements go flat (0: none; travels_flat)
   LeaderStep call_step_;              // the current call's, for the board's failure
   uint8_t caller_ = 0;                // CallDesc::context of the calls made now
   const Call barrier_call_{CallDesc{CallKind::barrier, Datatype::float64, Op::sum, -1, 0}};

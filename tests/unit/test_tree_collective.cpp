@@ -37,7 +37,8 @@ TreeCollective<Orders> engine(const ThreadTeam& team, int rank, TreeSpec spec, s
 template <class Orders>
 struct BoardNode {
   BoardNode(const ThreadTeam& team, int rank, TreeSpec spec, std::size_t buffer_bytes,
-            std::size_t sliced_min_bytes, std::size_t piece_bytes)
+            std::size_t sliced_min_bytes = TreeCollective<Orders>::kSlicedMinBytes,
+            std::size_t piece_bytes = TreeCollective<Orders>::kPieceBytes)
       : board(rank, team.participants(), wait, team.ranks(), true),
         coll(rank, team.participants(), Tree::build(spec, team.size()), buffer_bytes, wait, team.ranks(),
              &board, sliced_min_bytes, piece_bytes) {}
@@ -160,8 +161,7 @@ TEST(TreeCollective, FlatMismatchEveryRankTheSameErrorThenGoesOn) {
       std::vector<std::string> messages(n);
       const int odd = variant == type_on_zero ? 0 : n - 1;
       team.run([&](int rank) {
-        BoardNode<TunedOrders> node(team, rank, TreeSpec{TreeShape::kary, 2}, 4096,
-                                    TreeCollective<TunedOrders>::kSlicedMinBytes, TreeCollective<TunedOrders>::kPieceBytes);
+        BoardNode<TunedOrders> node(team, rank, TreeSpec{TreeShape::kary, 2}, 4096);
         // 3 elements go flat at every n here, flat_max_count(n) + 1 through the tree.
         const std::size_t above = flat_max_count(n) + 1;
         std::vector<double> in(above), out(above, -1.0);
@@ -214,8 +214,7 @@ TEST(TreeCollective, FlatAllreducesBackToBack) {
     const std::size_t most = flat_max_count(n);
     ThreadTeam team(n, 4096);
     team.run([&](int rank) {
-      BoardNode<TunedOrders> node(team, rank, TreeSpec{TreeShape::kary, 2}, 4096,
-                                  TreeCollective<TunedOrders>::kSlicedMinBytes, TreeCollective<TunedOrders>::kPieceBytes);
+      BoardNode<TunedOrders> node(team, rank, TreeSpec{TreeShape::kary, 2}, 4096);
       unsigned noise = 31u * rank + 5;
       std::vector<int64_t> in(most), out(most);
       for (int call = 0; call < test::scaled(3000); ++call) {
@@ -254,8 +253,7 @@ TEST(TreeCollective, FlatBoundIsExactAndHalfWordsArrive) {
     const std::size_t most = flat_max_count(n);
     ThreadTeam team(n, 4096);
     team.run([&](int rank) {
-      BoardNode<TunedOrders> node(team, rank, TreeSpec{TreeShape::kary, 2}, 4096,
-                                  TreeCollective<TunedOrders>::kSlicedMinBytes, TreeCollective<TunedOrders>::kPieceBytes);
+      BoardNode<TunedOrders> node(team, rank, TreeSpec{TreeShape::kary, 2}, 4096);
       const CollectiveBlock& mine = *team.participants()[rank].block;
       auto changed_since = [&](std::vector<uint64_t>& seen) {  // flat channels published since `seen`
         int changed = 0;
@@ -301,8 +299,7 @@ TEST(TreeCollective, FlatFloatSumsTheSameBitsOnEveryRank) {
     std::vector<std::vector<double>> results(n, std::vector<double>(count));
     auto contribution = [](int rank, int i) { return (rank % 2 ? 1e16 : 1.0) * (0.1 + rank + i) * (rank % 3 ? -1 : 1); };
     team.run([&](int rank) {
-      BoardNode<TunedOrders> node(team, rank, TreeSpec{TreeShape::kary, 2}, 4096,
-                                  TreeCollective<TunedOrders>::kSlicedMinBytes, TreeCollective<TunedOrders>::kPieceBytes);
+      BoardNode<TunedOrders> node(team, rank, TreeSpec{TreeShape::kary, 2}, 4096);
       std::vector<double> in(count);
       for (int i = 0; i < count; ++i) in[i] = contribution(rank, i);
       node.coll.allreduce(in.data(), results[rank].data(), count, Datatype::float64, Op::sum);
