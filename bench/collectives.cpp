@@ -68,11 +68,31 @@ nlohmann::json bench_barrier(Context& ctx, const Method& method) {
   return report("barrier", 0, contenders, samples, method);
 }
 
-nlohmann::json bench_allreduce(Context& ctx, const Method& method, const std::vector<std::size_t>& sizes,
-                               DataMode mode, const OffCache& off_cache) {
+const char* name_of(Collective op) {
+  switch (op) {
+    case Collective::allreduce: return "allreduce";
+    case Collective::bcast: return "bcast";
+    case Collective::reduce: return "reduce";
+  }
+  return "?";
+}
+
+nlohmann::json bench_collective(Context& ctx, const Method& method, Collective op,
+                                const std::vector<std::size_t>& sizes, DataMode mode, const OffCache& off_cache) {
   auto seq_cst = variant(ctx, [](Options& o) { o.orders = MemoryOrders::seq_cst; });
   MPI_Comm comm = ctx.topology().world();
   const double rank = ctx.topology().world_rank();
+  const int ranks = ctx.topology().world_size();
+  // Fresh data, per operation (root 0): who writes a new input before every call, and
+  // where the result is read after it.
+  //   allreduce  everyone writes `in`, reads `out`
+  //   bcast      the root writes `in` (the data), the others read it there
+  //   reduce     everyone writes `in`, the root reads `out`
+  const bool root = rank == 0;
+  const bool writes = op == Collective::bcast ? root : true;
+  const bool reads = op == Collective::allreduce || (op == Collective::bcast ? !root : root);
+  const bool reads_in = op == Collective::bcast;
+  const std::string mpi_name = op == Collective::allreduce ? "MPI_Allreduce" : op == Collective::bcast ? "MPI_Bcast" : "MPI_Reduce";
   nlohmann::json records = nlohmann::json::array();
   for (std::size_t bytes : sizes) {
     const std::size_t count = std::max<std::size_t>(1, bytes / sizeof(double));
@@ -82,34 +102,60 @@ nlohmann::json bench_allreduce(Context& ctx, const Method& method, const std::ve
     if (off_cache.on()) places = std::make_unique<Rotation>(2 * count * sizeof(double), off_cache.region_bytes());
     std::vector<double> fixed(2 * count, 1.0 + rank);
     double call = 0, checksum = 0;
+    double *last_in = nullptr, *last_out = nullptr;  // the last call's buffers, for check
     // Around every call of every contender alike: a new input, the result read.
-    auto fresh = [&](auto reduce) {
-      return [&, reduce] {
+    auto fresh = [&](auto run) {
+      return [&, run] {
         call += 1;
         double* in = places ? places->at(std::uint32_t(call)) : fixed.data();
         double* out = in + count;
-        if (mode == DataMode::fresh)
+        last_in = in;
+        last_out = out;
+        if (mode == DataMode::fresh && writes)
           for (std::size_t i = 0; i < count; ++i) in[i] = rank + call + double(i & 7);
-        reduce(in, out);
-        if (mode == DataMode::fresh)
-          for (std::size_t i = 0; i < count; ++i) checksum += out[i];
+        run(in, out);
+        const double* result = reads_in ? in : out;
+        if (mode == DataMode::fresh && reads)
+          for (std::size_t i = 0; i < count; ++i) checksum += result[i];
       };
     };
-    std::vector<Contender> contenders{
-        {"hympi", fresh([&](double* in, double* out) { ctx.allreduce(in, out, count, Op::sum); })}};
-    if (count == 1)
-      contenders.push_back(
-          {"hympi-seq_cst", fresh([&](double* in, double* out) { seq_cst->allreduce(in, out, count, Op::sum); })});
-    contenders.push_back({"MPI_Allreduce", fresh([&](double* in, double* out) {
-                            MPI_Allreduce(in, out, int(count), MPI_DOUBLE, MPI_SUM, comm);
-                          })});
+    auto hympi = [&, op, count](Context& c) {
+      return fresh([&c, op, count](double* in, double* out) {
+        if (op == Collective::allreduce) c.allreduce(in, out, count, Op::sum);
+        if (op == Collective::bcast) c.bcast(in, count, 0);
+        if (op == Collective::reduce) c.reduce(in, out, count, Op::sum, 0);
+      });
+    };
+    // After a warm-up call: the first element this rank received wrong (-1: none). Rank r's
+    // input of the last call, element i, as `fresh` wrote it (or left it: cached data).
+    auto input = [&](int r, std::size_t i) { return mode == DataMode::fresh ? r + call + double(i & 7) : 1.0 + r; };
+    auto check = [&]() -> long {
+      if (!reads) return -1;
+      const double* got = reads_in ? last_in : last_out;
+      for (std::size_t i = 0; i < count; ++i) {
+        double expect = op == Collective::bcast ? input(0, i) : 0.0;
+        for (int r = 0; op != Collective::bcast && r < ranks; ++r) expect += input(r, i);  // small integers: exact
+        if (got[i] != expect) return long(i);
+      }
+      return -1;
+    };
+    std::vector<Contender> contenders{{"hympi", hympi(ctx), check}};
+    if (count == 1) contenders.push_back({"hympi-seq_cst", hympi(*seq_cst), check});
+    contenders.push_back({mpi_name,
+                          fresh([&, op, count](double* in, double* out) {
+                            if (op == Collective::allreduce) MPI_Allreduce(in, out, int(count), MPI_DOUBLE, MPI_SUM, comm);
+                            if (op == Collective::bcast) MPI_Bcast(in, int(count), MPI_DOUBLE, 0, comm);
+                            if (op == Collective::reduce) MPI_Reduce(in, out, int(count), MPI_DOUBLE, MPI_SUM, 0, comm);
+                          }),
+                          check});
     // Large messages: fewer inner calls, same number of samples.
     Method m = method;
     if (bytes >= (64u << 10)) m.inner = std::max(1, method.inner / 10);
-    nlohmann::json record =
-        report("allreduce", count * sizeof(double), contenders, measure(ctx, contenders, m), m, off_cache.describe());
+    const auto samples = measure(ctx, contenders, m);
+    nlohmann::json record = report(name_of(op), count * sizeof(double), contenders, samples, m, off_cache.describe());
     record["data"] = name_of(mode);
     off_cache.annotate(record);
+    MPI_Allreduce(MPI_IN_PLACE, &checksum, 1, MPI_DOUBLE, MPI_SUM, comm);  // what every rank read
     record["checksum"] = checksum;
     records.push_back(std::move(record));
   }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Barrier and allreduce: hympi's variants against the MPI library's own, interleaved.
+// Barrier, allreduce, bcast and reduce: hympi's variants against the MPI library's own, interleaved.
 #pragma once
 
 #include <vector>
@@ -13,13 +13,19 @@
 namespace hympi::bench {
 
 nlohmann::json bench_barrier(Context& ctx, const Method& method);
-/// Allreduce of `sizes` bytes of doubles (sum). Fresh data: before every call of every
-/// contender the input is rewritten with new values, after it the result is read (a
-/// checksum), as a solver does; cached: the same input every call (best case, labelled).
-/// Off-cache (fresh data only): every call's input and output at the next place of the
-/// region (off_cache.hpp).
-nlohmann::json bench_allreduce(Context& ctx, const Method& method, const std::vector<std::size_t>& sizes,
-                               DataMode mode, const OffCache& off_cache);
+enum class Collective { allreduce, bcast, reduce };
+const char* name_of(Collective op);
+
+/// Allreduce (sum), bcast or reduce (sum) from root 0 of `sizes` bytes of doubles against
+/// the MPI library's own call in the same launch. Fresh data: before every call of every
+/// contender the input is rewritten with new values where the operation takes one, after
+/// it the result is read where it lands (a checksum), as a solver does; cached: the same
+/// input every call (best case, labelled). Off-cache (fresh data only): every call's input
+/// and output at the next place of the region (off_cache.hpp). Every contender's result is
+/// checked in the warm-up (a wrong one is reported and not timed); the record's checksum
+/// is the sum of what every rank read.
+nlohmann::json bench_collective(Context& ctx, const Method& method, Collective op,
+                                const std::vector<std::size_t>& sizes, DataMode mode, const OffCache& off_cache);
 
 /// Quaranta & Maddegedara (2021), Section 4.4 / Fig. 13: the 8-byte allreduce with the
 /// tree ordered by the hardware (sockets, L3; hwloc) and in rank order. Launch it once per

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // hympi-bench: hympi against the MPI library's own operations, side by side in one launch.
-//   mpiexec -n 2 hympi-bench barrier|allreduce|dot|sync|affinity|halo|halo-grid|halo-mesh|stats|apps|petsc|bindings|setup|all
+//   mpiexec -n 2 hympi-bench barrier|allreduce|bcast|reduce|dot|sync|affinity|halo|halo-grid|halo-mesh|stats|apps|petsc|bindings|setup|all
 //                            [--outer 100] [--inner 100] [--rounds 5] [--json F] [--ranks-per-node K]
 //                            [--cached-data | --off-cache]
 #include <CLI/CLI.hpp>
@@ -8,6 +8,8 @@
 #include <mpi.h>
 
 #include <fstream>
+#include <string>
+#include <tuple>
 
 #include "app_data.hpp"
 #include "apps.hpp"
@@ -66,24 +68,32 @@ int main(int argc, char** argv) {
         ->group("");  // hidden
     app.fallthrough();  // subcommands inherit it: options may follow the subcommand
     auto* barrier = app.add_subcommand("barrier", "hympi barrier variants vs MPI_Barrier");
-    auto* allreduce = app.add_subcommand("allreduce", "allreduce 8 B - 1 MiB vs MPI_Allreduce");
-    std::vector<std::size_t> allreduce_sizes{8, 64, 512, 4096, 32768, 262144, 1048576};
-    allreduce->add_option("--sizes", allreduce_sizes, "bytes per call, comma-separated (doubles: multiples of 8)")
-        ->delimiter(',')
-        ->check(CLI::Validator(
-            [](std::string& v) {
-              std::size_t used = 0;
-              unsigned long long bytes = 0;
-              try {
-                if (!v.empty() && v[0] != '-') bytes = std::stoull(v, &used);
-              } catch (const std::exception&) {
-                used = 0;
-              }
-              return used == v.size() && bytes > 0 && bytes % 8 == 0
-                         ? std::string()
-                         : "'" + v + "' is not a positive multiple of 8 bytes (the allreduce moves doubles)";
-            },
-            "BYTES"));
+    // allreduce, bcast and reduce: the same sizes option each.
+    std::vector<std::size_t> default_sizes{8, 64, 512, 4096, 32768, 262144, 1048576};
+    std::vector<std::size_t> allreduce_sizes = default_sizes, bcast_sizes = default_sizes, reduce_sizes = default_sizes;
+    auto sized = [&](const char* name, const char* mpi, std::vector<std::size_t>& sizes) {
+      auto* sub = app.add_subcommand(name, std::string(name) + " 8 B - 1 MiB vs " + mpi);
+      sub->add_option("--sizes", sizes, "bytes per call, comma-separated (doubles: multiples of 8)")
+          ->delimiter(',')
+          ->check(CLI::Validator(
+              [name](std::string& v) {
+                std::size_t used = 0;
+                unsigned long long bytes = 0;
+                try {
+                  if (!v.empty() && v[0] != '-') bytes = std::stoull(v, &used);
+                } catch (const std::exception&) {
+                  used = 0;
+                }
+                return used == v.size() && bytes > 0 && bytes % 8 == 0
+                           ? std::string()
+                           : "'" + v + "' is not a positive multiple of 8 bytes (the " + name + " moves doubles)";
+              },
+              "BYTES"));
+      return sub;
+    };
+    auto* allreduce = sized("allreduce", "MPI_Allreduce", allreduce_sizes);
+    auto* bcast = sized("bcast", "MPI_Bcast (root 0)", bcast_sizes);
+    auto* reduce = sized("reduce", "MPI_Reduce (root 0)", reduce_sizes);
     auto* dot = app.add_subcommand("dot", "FP32 dot product MFLOP/s per core vs vector length");
     auto* sync = app.add_subcommand("sync", "time synchronization after MPI_Barrier vs hympi barrier loops");
     auto* affinity = app.add_subcommand("affinity", "allreduce with the tree by socket/L3 vs by rank (run per placement)");
@@ -168,10 +178,13 @@ int main(int argc, char** argv) {
                  out["machine"]["mpi"].get<std::string>(), ctx.topology().world_size(), ctx.topology().node_count(),
                  describe(ctx.options()), out["machine"].contains("petsc") ? ", " + petsc.describe() : "");
     if (barrier->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_barrier(ctx, method));
-    if (allreduce->parsed() || all->parsed()) {
-      for (auto& r : hympi::bench::bench_allreduce(ctx, method, allreduce_sizes, data.mode, data.off_cache))
-        out["benchmarks"].push_back(r);
-    }
+    using hympi::bench::Collective;
+    for (auto [sub, op, sizes] : {std::tuple{allreduce, Collective::allreduce, &allreduce_sizes},
+                                  std::tuple{bcast, Collective::bcast, &bcast_sizes},
+                                  std::tuple{reduce, Collective::reduce, &reduce_sizes}})
+      if (sub->parsed() || all->parsed())
+        for (auto& r : hympi::bench::bench_collective(ctx, method, op, *sizes, data.mode, data.off_cache))
+          out["benchmarks"].push_back(r);
     if (dot->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_dot(ctx, method));
     if (sync->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_sync(ctx, method.outer));
     if (affinity->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_affinity(ctx, method));

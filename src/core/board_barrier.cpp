@@ -36,7 +36,7 @@ bool BoardBarrier<Orders>::rounds(FunctionRef<bool()> other_call) {
   const std::size_t n = participants_.size(), me = std::size_t(self_);
   const uint64_t call = board_.calls();  // not calls_: a failed call leaves no flag a later one accepts
   for (std::size_t r = 0, d = 1; d < n; ++r, d *= 2) {
-    publish<Orders>(participants_[(me + d) % n].block->rounds[r], call);  // release: all I know so far
+    publish_before_waiting<Orders>(participants_[(me + d) % n].block->rounds[r], call);  // release: all I know so far
     const int from = int((me + n - d) % n);
     if (!wait_at_least_or<Orders>(participants_[me].block->rounds[r], call, wait_,
                                   node_site("dissemination barrier: a round's partner", world_ranks_, self_, from),

@@ -52,7 +52,7 @@ bool CallBoard<Orders>::disagreement() {
   const std::size_t n = participants_.size();
   const uint64_t posted = 2 * calls_;
   std::vector<CallDesc> calls(n);
-  std::vector<int> protocols(n);  // 0: a tree collective, 1: a barrier's flags, 2: a flat allreduce
+  std::vector<int> protocols(n);  // 0: a tree collective, 1: a barrier's flags, 2: a flat call
   std::vector<Status> own(n);
   for (std::size_t i = 0; i < n; ++i) {
     Channel& entry = participants_[i].block->posted;

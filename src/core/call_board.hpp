@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // What collective call each rank of a node is in, for the protocols that cannot check
 // each other's arguments: the barriers of board_barrier.hpp (dissemination, the default,
-// and the counter barriers), the tree collectives and the flat small allreduce
+// and the counter barriers), the tree collectives and the flat small calls
 // (tree_collective.hpp). A rank in such a barrier signals only on flags without a call
 // descriptor, a rank in a tree collective only to its tree parent, a rank in a flat
-// allreduce only into the other ranks' flat channels, so a barrier on some ranks of a node
-// against an allreduce on the others (or a flat allreduce against a tree one: counts on
+// call only into the other ranks' flat channels, so a barrier on some ranks of a node
+// against an allreduce on the others (or a flat call against a tree one: counts on
 // both sides of its bound) would leave both waiting until the watchdog. With such a
 // barrier configured, every node collective posts its call and its protocol here first,
 // and every wait of these protocols scans the board once it has left the fast path
@@ -30,8 +30,8 @@
 //    arguments (a binding refusing one calls with a count of its own): then the first such
 //    rank's, in node order (the tree reports the first in its own order, which may name
 //    another failed rank: every rank still gets the same message). Calls that differ otherwise (counts,
-//    roots, kinds among the tree's own collectives, counts within the flat allreduce's
-//    bound) are that protocol's to report: the board never acts on them, so the two
+//    roots, kinds among the tree's own collectives, counts, kinds and roots within the
+//    flat calls' bound) are that protocol's to report: the board never acts on them, so the two
 //    reports never race.
 //  - Such a disagreement leaves every rank of the node waiting (the counter never fills,
 //    a barrier rank never answers its tree parent, a flat rank never gets the others'
@@ -75,7 +75,7 @@ class CallBoard {
 
   /// Before a collective's first wait: posts `call`; on a broken board throws instead (the
   /// leader after running `step`, the call's leader step, with the failure).
-  /// `flat`: the call goes through TreeCollective's flat small allreduce; `own`: a failure
+  /// `flat`: the call goes through TreeCollective's flat small calls; `own`: a failure
   /// this rank found in its own arguments (reported before a mismatch of protocols).
   void post(const CallDesc& call, LeaderStep step, bool flat = false, const Status& own = {});
   /// For wait_at_least_or: true when every rank has posted this call and two ranks are in

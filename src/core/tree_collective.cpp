@@ -44,7 +44,7 @@ void load_inline(const std::atomic<uint64_t>* words, std::size_t bytes, uint64_t
   for (std::size_t i = 0; i * 8 < bytes; ++i) to[i] = words[i].load(Orders::hint);  // after the seq acquire
 }
 
-/// A flat allreduce's bytes to and from a FlatChannel: the first kInlineBytes beside the
+/// A flat call's bytes to and from a FlatChannel: the first kInlineBytes beside the
 /// CallDesc, the rest in its tail.
 template <class Orders>
 void store_flat(const std::byte* from, std::size_t bytes, FlatChannel& channel) {
@@ -99,7 +99,7 @@ void TreeCollective<Orders>::start(const CallDesc& desc, LeaderStep step, bool f
 
 template <class Orders>
 bool TreeCollective<Orders>::travels_flat(const CallDesc& desc, LeaderStep step) const {
-  return !step && desc.kind == CallKind::allreduce && desc.count < flat_below_;
+  return !step && desc.count < flat_below_;
 }
 
 template <class Orders>
@@ -147,7 +147,7 @@ void TreeCollective<Orders>::run_chunked(const CallDesc& desc, Work work, Leader
   const bool flat = travels_flat(desc, step);
   start(desc, step, flat, work.own);
   if (flat) {
-    flat_allreduce(call, work);
+    flat_call(call, work);
     return;
   }
   if (work.own.failed()) {  // one sweep without data carries it to every rank, which throws
@@ -245,14 +245,23 @@ void TreeCollective<Orders>::pipelined_allreduce(const Call& call, const Work& w
 }
 
 template <class Orders>
-void TreeCollective<Orders>::flat_allreduce(const Call& call, const Work& work) {
+void TreeCollective<Orders>::flat_call(const Call& call, const Work& work) {
   const uint64_t seq = sweeps_.next();
   const int parity = int(seq / SweepCounter::kSlot % 2);
   const int n = tree_.size();
   const bool own_failed = work.own.failed();
   const std::size_t bytes = own_failed ? 0 : work.count * size_of(work.type);
   const auto& desc = own_failed ? kFailedDesc : call.words;
-  for (int k = 1; k < n; ++k) {  // my contribution into everyone's block, the next rank first
+  // Whose data goes where, by kind (the table at the top of tree_collective.hpp): every
+  // rank of an allreduce needs everyone's, a reduce's root everyone's, a bcast's others
+  // the root's.
+  auto carries = [&](int from, int to) {
+    if (bytes == 0) return false;
+    if (call.desc.kind == CallKind::bcast) return from == work.node_root && to != from;
+    if (call.desc.kind == CallKind::reduce) return to == work.node_root;
+    return true;
+  };
+  for (int k = 1; k < n; ++k) {  // my CallDesc, and data where it is read, into everyone's block, the next rank first
     const int i = (self_ + k) % n;
     FlatChannel& flat = participants_[i].block->flat[parity][self_];
     Channel& channel = flat.head;
@@ -262,11 +271,12 @@ void TreeCollective<Orders>::flat_allreduce(const Call& call, const Work& work) 
       for (int w = 0; w < CallDesc::kWords; ++w) channel.words[kUpDesc + w].store(desc[w], Orders::hint);  // seq release orders it
       written = desc;
     }
-    if (bytes != 0) store_flat<Orders>(static_cast<const std::byte*>(work.in), bytes, flat);
-    publish<Orders>(channel, seq);  // release: the words above and the tail
+    if (carries(self_, i)) store_flat<Orders>(static_cast<const std::byte*>(work.in), bytes, flat);
+    if (k + 1 < n) publish<Orders>(channel, seq);  // release: the words above and the tail
+    else publish_before_waiting<Orders>(channel, seq);  // the same, the last before my waits
   }
-  // Everyone's CallDesc and data, mine from my arguments; the verdict by the rule at the
-  // top of tree_collective.hpp, the same on every rank.
+  // Everyone's CallDesc, and the data I need (mine from my arguments); the verdict by the
+  // rule at the top of tree_collective.hpp, the same on every rank.
   uint64_t values[kMaxFlat][kFlatWords];
   std::array<uint64_t, CallDesc::kWords> first{};
   Status verdict;
@@ -279,8 +289,8 @@ void TreeCollective<Orders>::flat_allreduce(const Call& call, const Work& work) 
       wait(channel, seq, node_site("collective: a participant's contribution", world_ranks_, self_, i));
       for (int w = 0; w < CallDesc::kWords; ++w) theirs[w] = channel.words[kUpDesc + w].load(Orders::hint);  // after the seq acquire
       if (theirs == kFailedDesc) failure = load_words<Orders, Status>(channel.words + kUpStatus);
-      else load_flat<Orders>(flat, bytes, values[i]);
-    } else if (bytes != 0) {
+      else if (carries(i, self_)) load_flat<Orders>(flat, bytes, values[i]);
+    } else if (carries(i, self_)) {
       std::memcpy(values[i], work.in, bytes);
     }
     if (i == 0) first = theirs;
@@ -291,8 +301,16 @@ void TreeCollective<Orders>::flat_allreduce(const Call& call, const Work& work) 
                                  CallDesc::from_words(theirs.data()));
   }
   if (verdict.failed()) throw Error(verdict.message());
-  if (bytes == 0) return;
-  // Every rank's own CallDesc equals participant 0's here, so every value has `bytes` bytes.
+  // Every rank's own CallDesc equals participant 0's here, so every value has `bytes`
+  // bytes. Who has an output: every rank of an allreduce, a bcast's others, a reduce's root.
+  if (bytes == 0 || !work.out) return;
+  if (call.desc.kind == CallKind::bcast) {
+    // Without a leader step the root is on this node (Context::locate), else an own failure.
+    if (work.node_root < 0 || work.node_root >= n)
+      throw std::logic_error("hympi: a flat bcast whose root is not on the node");
+    std::memcpy(work.out, values[work.node_root], bytes);
+    return;
+  }
   uint64_t result[kFlatWords];
   combine(result, values[0], values[1], work.count, work.type, work.op);
   for (int i = 2; i < n; ++i) combine(result, result, values[i], work.count, work.type, work.op);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Barrier, broadcast, reduce and allreduce inside one node: an up sweep then a down
 // sweep over a tree (Algorithms 2 and 3 of Quaranta & Maddegedara (2021)), with monotonic
-// sequence numbers; a small allreduce on a node of 2 to kMaxFlat ranks beside a CallBoard
-// goes flat instead (the last part of this comment).
+// sequence numbers; a small allreduce, reduce or bcast on a node of 2 to kMaxFlat ranks
+// beside a CallBoard goes flat instead ("Small call on one node", below).
 //
 // Shared state, in the segment of each participant i (the rank that waits on it):
 //   block.down       written by parent(i): "call s released; data for s is in my buffer"
@@ -44,8 +44,8 @@
 //    call's data, below) is stored. A child whose subtree failed writes a CallDesc of
 //    kind 0 (no call has it) and its Status into the channel's second line, so the fast
 //    path reads the first line only.
-//  - Small calls (at most kInlineBytes: a small bcast or reduce, a dot product's or a
-//    norm's allreduce when it does not go flat): the data
+//  - Small calls (at most kInlineBytes: a small bcast, reduce or allreduce, such as a
+//    dot product's or a norm's, when it does not go flat, e.g. across nodes): the data
 //    travels in the channels' words, in the sequence word's cache line, not in the
 //    buffers: a child stores its subtree's data beside its CallDesc in its parent's up
 //    channel, a parent the result into the down channel of each child that receives it.
@@ -86,30 +86,38 @@
 // the root rewrites only after the next call's first sweep has gathered every arrival.
 // Determinism: the order is fixed by participant index; all ranks copy the root's bits.
 //
-// Small allreduce on one node (at most flat_max_count(P) elements: P - 1 contributions of
-// at most kFlatWords words in all; no leader step, 2 to kMaxFlat participants, beside a
-// CallBoard): the tree's up then down sweep is two transfers one after the other. Instead
-// every participant stores its CallDesc and data in its own FlatChannel in every other
-// participant's block, flat[p][me], and
+// Small call on one node (an allreduce, reduce or bcast of at most flat_max_count(P)
+// elements: P - 1 copies of at most kFlatWords words in all; no leader step, 2 to kMaxFlat
+// participants, beside a CallBoard): the tree's up then down sweep is two transfers one
+// after the other. Instead every participant stores its CallDesc, and its data where it
+// is read, in its own FlatChannel in every other participant's block, flat[p][me], and
 // publishes the call's sequence number s there; then it waits for all of them in its own
-// block and combines the P contributions itself: one transfer on the critical path, all
+// block and takes what it needs itself: one transfer on the critical path, all
 // participants at once (the dissemination barrier's idea with data; "all-gather, then
-// reduce locally").
+// reduce locally"). Whose data travels where, by kind (flat_call's `carries`):
+//      allreduce   everyone's to everyone; each combines all P
+//      reduce      everyone's to the root; the root combines all P
+//      bcast       the root's to everyone
+// Every participant waits for every other's CallDesc even where no data comes (a bcast's
+// root, a reduce's others): that is what makes every rank see every mismatch, and what
+// the double buffering below rests on.
 //  - Double buffering (rule 3): p = (s / kSlot) mod 2. I rewrite flat[p][me] in another's
 //    block at a later call s' with the same p only after a call in between has completed
 //    on me: either a flat call of the other parity (so everyone published it, after
 //    finishing s) or any other collective, each of which synchronizes the whole node (a
 //    tree sweep, a barrier, a failed call's verdict). Waits are for >= s' and nobody
 //    publishes beyond s' before I finish s', so a reader never takes old words for new.
-//  - Determinism: every participant combines the contributions in participant order
-//    (0 .. P-1) with the same code: all get the same bits.
+//  - Determinism: every participant that combines (all of an allreduce's, a reduce's
+//    root) does so in participant order (0 .. P-1) with the same code: all get the same
+//    bits; a bcast's others copy the root's.
 //  - Mismatch: every participant reads every CallDesc and decides alone, by one rule
 //    walked in participant order: the first participant that failed on its own
 //    (kFailedDesc + its Status) or whose CallDesc differs from participant 0's names the
 //    failure. Every participant reads the same words, so all throw the same message and
 //    none waits for another (each published before it waits).
-//  - Protocols: whether a call is flat depends on its kind, its count and P only (not its type,
-//    so a rank's invalid type stays in the same protocol as the others). Ranks whose
+//  - Protocols: whether a call is flat depends on its count and P only (not its kind,
+//    root or type: ranks that differ in those, or whose root or type is invalid, stay in
+//    the same protocol as the others, whose check reports it). Ranks whose
 //    counts straddle flat_max_count(P) (or one in a barrier or a tree collective) wait on
 //    channels the others never write; the CallBoard, where each posts its protocol with
 //    its call, finds them (call_board.hpp).
@@ -156,18 +164,19 @@ inline constexpr int kMaxChildren = 16;
 inline constexpr std::size_t kInlineWords = 4;
 inline constexpr std::size_t kInlineBytes = 8 * kInlineWords;
 inline constexpr int kMaxRounds = 16;  // of a dissemination barrier: 2^16 ranks per node
-// The most participants of a flat small allreduce: each publishes P - 1 contributions and
-// reads P - 1. Measured at 2 only (BENCHMARKS.md, "A small allreduce in one transfer");
+// The most participants of a flat small call: each publishes P - 1 CallDescs and reads
+// P - 1. Measured at 2 only (BENCHMARKS.md, "A small allreduce in one transfer");
 // above kMaxFlat the tree's log-depth sweeps take over.
 inline constexpr int kMaxFlat = 8;
-// The most data words a rank writes into the others' blocks in one flat allreduce:
+// The most data words a rank writes into the others' blocks in one flat call (an
+// allreduce's rank or a bcast's root):
 // (P - 1) x count <= kFlatWords, so 32 elements at 2 participants, 4 at 8 (flat_max_count).
 inline constexpr std::size_t kFlatWords = 32;
 
-/// The most elements of an allreduce that goes flat among 2 to kMaxFlat `participants`.
+/// The most elements of a call that goes flat among 2 to kMaxFlat `participants`.
 constexpr std::size_t flat_max_count(int participants) { return kFlatWords / std::size_t(participants - 1); }
 
-/// One writer's contribution to a flat allreduce: the channel (sequence word, CallDesc,
+/// One writer's contribution to a flat call: the channel (sequence word, CallDesc,
 /// the first kInlineWords data words in its first line, a failure's Status in its second)
 /// and the other data words in the lines after it; aligned as its head, so the next
 /// writer's starts on lines of its own.
@@ -184,7 +193,7 @@ struct CollectiveBlock {
   Channel posted;              // this rank's entry on the CallBoard (a BoardBarrier configured)
   Channel verdict;             // the leader's: the CallBoard's final Status
   Channel failed;              // the leader's: ranks that have left a call the CallBoard failed
-  FlatChannel flat[2][kMaxFlat];  // a flat small allreduce's contributions: [parity][writer]
+  FlatChannel flat[2][kMaxFlat];  // a flat small call's contributions: [parity][writer]
 };
 
 /// What participant i exposes to the others (pointers valid in the caller's address space).
@@ -279,10 +288,10 @@ class TreeCollective {
   /// Every call starts here: posts it on the board, if any; `step` is the call's leader step.
   void start(const CallDesc& desc, LeaderStep step, bool flat = false, const Status& own = {});
   /// Whether a call goes flat (see the top of this file): the same on every rank of the
-  /// node whose kind and count agree.
+  /// node whose count agrees.
   bool travels_flat(const CallDesc& desc, LeaderStep step) const;
-  /// A small allreduce in one exchange of channel words (see the top of this file).
-  void flat_allreduce(const Call& call, const Work& work);
+  /// A small allreduce, reduce or bcast in one exchange of channel words (see the top of this file).
+  void flat_call(const Call& call, const Work& work);
   /// wait_at_least, or with a board, until it finds a disagreement (the call then fails).
   void wait(Channel& channel, uint64_t seq, const WaitSite& site);
   /// One sweep; the root runs `step` between up and down (only when the sweep failed, with
@@ -319,7 +328,7 @@ class TreeCollective {
   Status failure_;                    // the failure of the current call, if any
   SweepCounter sweeps_;
   CallBoard<Orders>* board_;
-  std::size_t flat_below_ = 0;        // allreduces of fewer elements go flat (0: none; travels_flat)
+  std::size_t flat_below_ = 0;        // calls of fewer elements go flat (0: none; travels_flat)
   LeaderStep call_step_;              // the current call's, for the board's failure
   uint8_t caller_ = 0;                // CallDesc::context of the calls made now
   const Call barrier_call_{CallDesc{CallKind::barrier, Datatype::float64, Op::sum, -1, 0}};

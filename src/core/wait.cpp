@@ -172,6 +172,12 @@ void publish(Channel& channel, uint64_t value) {
 }
 
 template <class Orders>
+void publish_before_waiting(Channel& channel, uint64_t value) {
+  channel.seq.exchange(value, Orders::publish);  // release, as publish: an RMW only for its speed (wait.hpp)
+  wake_sleepers<Orders>(channel);
+}
+
+template <class Orders>
 void wake_sleepers(Channel& channel) {
   if (channel.sleepers.load(Orders::hint) != 0)  // hint: a missed sleeper wakes by timeout
     futex_wake_all(channel);
@@ -187,6 +193,8 @@ template bool wait_at_least_or<SeqCstOrders>(Channel&, uint64_t, const WaitConfi
                                              FunctionRef<bool()>);
 template void publish<TunedOrders>(Channel&, uint64_t);
 template void publish<SeqCstOrders>(Channel&, uint64_t);
+template void publish_before_waiting<TunedOrders>(Channel&, uint64_t);
+template void publish_before_waiting<SeqCstOrders>(Channel&, uint64_t);
 template void wake_sleepers<TunedOrders>(Channel&);
 template void wake_sleepers<SeqCstOrders>(Channel&);
 

@@ -14,7 +14,7 @@ Ghost-update records (halo-contiguous, -gathered, -grid, -mesh, -overlap) say th
 "data" (fresh or cached; --data: that one) and a "checksum"; with fresh data and a valid
 write_read floor every other valid result has its communication part ("comm_us",
 "comm_ratio_to_flat_mpi").
---cache MODE: every allreduce and ghost-update record says it was timed in that mode
+--cache MODE: every allreduce, bcast, reduce and ghost-update record says it was timed in that mode
 (off-cache records also give llc_bytes and region_bytes).
 --peer NAME: every ghost-update record times NAME (valid).
 --floors A,B: every halo-contiguous and halo-gathered record has these floors.
@@ -50,6 +50,7 @@ def check(record, schema, where, errors):
             errors.append(f"{where}: '{key}' is {type(record[key]).__name__}, expected {kind.__name__}")
 
 
+COLLECTIVE_KINDS = ("allreduce", "bcast", "reduce")
 HALO_KINDS = ("halo-contiguous", "halo-gathered", "halo-grid", "halo-mesh")
 PETSC_SCATTER_KINDS = ("petsc-ring", "petsc-grid", "petsc-mesh")
 KSP_RESULT = {"implementation": str, "sf_type": str, "iterations": int, "scatters_per_solve": int,
@@ -59,7 +60,7 @@ DATA_MODES = ("fresh", "cached")
 
 
 def check_cache(bench, where, args, errors):
-    """"cache" of an allreduce or ghost-update record (--cache: that one)."""
+    """"cache" of an allreduce, bcast, reduce or ghost-update record (--cache: that one)."""
     if bench.get("cache") not in CACHE_MODES or (args.cache and bench.get("cache") != args.cache):
         errors.append(f"{where}: cache is {bench.get('cache')!r}, expected {args.cache or ' or '.join(CACHE_MODES)}")
     if bench.get("cache") == "off-cache":
@@ -137,7 +138,7 @@ def main():
     ap.add_argument("--expect", default="", help="benchmark kinds that must be present, comma-separated")
     ap.add_argument("--peer", action="append", default=[], help="an implementation every ghost-update record has")
     ap.add_argument("--data", choices=DATA_MODES, help="the data mode every ghost-update record must have")
-    ap.add_argument("--cache", choices=CACHE_MODES, help="the cache mode every allreduce and ghost-update record must have")
+    ap.add_argument("--cache", choices=CACHE_MODES, help="the cache mode every allreduce, bcast, reduce and ghost-update record must have")
     ap.add_argument("--floors", default="", help="floors every halo-contiguous/-gathered record has, comma-separated")
     ap.add_argument("--wrong", action="append", default=[], help="an implementation the warm-up check must reject")
     ap.add_argument("--sf-types", default="", help="PetscSF types (implementations) every PETSc record has, comma-separated")
@@ -151,7 +152,7 @@ def main():
         kind = bench.get("benchmark", "?")
         seen.add(kind)
         where = f"benchmarks[{i}] ({kind})"
-        if kind in ("barrier", "allreduce", "affinity-allreduce", "setup-context", "setup-halo") + HALO_KINDS + PETSC_SCATTER_KINDS:
+        if kind in ("barrier", "affinity-allreduce", "setup-context", "setup-halo") + COLLECTIVE_KINDS + HALO_KINDS + PETSC_SCATTER_KINDS:
             check(bench, {"bytes": int, "outer": int, "inner": int, "results": list}, where, errors)
             valid = [r.get("implementation") for r in bench.get("results", []) if r.get("valid")]
             for peer in args.peer:
@@ -161,7 +162,7 @@ def main():
                 check_ghost_update(bench, kind, where, args, errors)
             if kind in PETSC_SCATTER_KINDS:
                 check_sf_types(bench, where, args, errors)
-            if kind == "allreduce":
+            if kind in COLLECTIVE_KINDS:
                 check_cache(bench, where, args, errors)
             for j, r in enumerate(bench.get("results", [])):
                 if r.get("valid") is False:

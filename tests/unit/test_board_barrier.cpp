@@ -192,42 +192,50 @@ TEST(BoardBarrier, AgainstAnAllreduceInPiecesTheNodeGoesOn) {
     }
 }
 
-// A flat allreduce against a tree one (counts on both sides of flat_max_count): every rank
-// gets the same error, and with every kind of barrier the node goes on, barriers included:
-// no rank was in a barrier, so even a counter barrier's board stays usable.
-TEST(BoardBarrier, FlatAgainstTreeAllreduceTheNodeGoesOnWithEveryBarrier) {
+// A flat allreduce against a tree one (counts on both sides of flat_max_count), and the
+// same with bcasts and with reduces: every rank gets the same error, and with every kind of barrier the
+// node goes on, barriers included: no rank was in a barrier, so even a counter barrier's
+// board stays usable.
+TEST(BoardBarrier, FlatAgainstTreeCallTheNodeGoesOnWithEveryBarrier) {
   for (Kind kind : kKinds)
-    for (int n : {2, 3, 7}) {
-      test::ThreadTeam team(n, 4096);
-      std::vector<std::string> messages(n), later(n);
-      const std::size_t above = flat_max_count(n) + 1;
-      team.run([&](int rank) {
-        Engines e(team, rank, kind);
-        e.counter.barrier();
-        std::vector<double> in(above, 1.0), out(above);
-        try {
-          e.coll.allreduce(in.data(), out.data(), rank == n - 1 ? above : above - 1, Datatype::float64, Op::sum);
-          ADD_FAILURE() << "rank " << rank << ": the mixed call returned";
-        } catch (const Error& error) {
-          messages[rank] = error.what();
-        }
-        try {
-          for (int k = 1; k <= 30; ++k) {
-            e.counter.barrier();
-            for (std::size_t count : {above - 1, above}) {
-              for (double& x : in) x = double(rank + k);
-              e.coll.allreduce(in.data(), out.data(), count, Datatype::float64, Op::sum);
-              ASSERT_EQ(out[count - 1], double(n * (n - 1) / 2 + n * k));
-            }
+    for (int n : {2, 3, 7})
+      for (CallKind call : {CallKind::allreduce, CallKind::bcast, CallKind::reduce}) {
+        test::ThreadTeam team(n, 4096);
+        std::vector<std::string> messages(n), later(n);
+        const std::size_t above = flat_max_count(n) + 1;
+        team.run([&](int rank) {
+          Engines e(team, rank, kind);
+          e.counter.barrier();
+          std::vector<double> in(above, 1.0), out(above);
+          try {
+            const std::size_t count = rank == n - 1 ? above : above - 1;
+            if (call == CallKind::bcast) e.coll.bcast(rank == 0 ? in.data() : out.data(), count, Datatype::float64, 0, 0);
+            if (call == CallKind::reduce) e.coll.reduce(in.data(), out.data(), count, Datatype::float64, Op::sum, 0, 0);
+            if (call == CallKind::allreduce) e.coll.allreduce(in.data(), out.data(), count, Datatype::float64, Op::sum);
+            ADD_FAILURE() << "rank " << rank << ": the mixed call returned";
+          } catch (const Error& error) {
+            messages[rank] = error.what();
           }
-        } catch (const Error& error) {
-          later[rank] = error.what();
+          try {
+            for (int k = 1; k <= 30; ++k) {
+              e.counter.barrier();
+              for (std::size_t count : {above - 1, above}) {
+                for (double& x : in) x = double(rank + k);
+                e.coll.allreduce(in.data(), out.data(), count, Datatype::float64, Op::sum);
+                ASSERT_EQ(out[count - 1], double(n * (n - 1) / 2 + n * k));
+                if (call != CallKind::bcast) continue;
+                e.coll.bcast(rank == k % n ? in.data() : out.data(), count, Datatype::float64, k % n, k % n);
+                if (rank != k % n) { ASSERT_EQ(out[count - 1], double(k % n + k)); }
+              }
+            }
+          } catch (const Error& error) {
+            later[rank] = error.what();
+          }
+        });
+        for (int r = 0; r < n; ++r) {
+          EXPECT_EQ(messages[r], messages[0]);
+          EXPECT_NE(messages[r].find("count=" + std::to_string(above)), std::string::npos) << messages[r];
+          EXPECT_EQ(later[r], "") << "n " << n << " rank " << r;
         }
-      });
-      for (int r = 0; r < n; ++r) {
-        EXPECT_EQ(messages[r], messages[0]);
-        EXPECT_NE(messages[r].find("count=" + std::to_string(above)), std::string::npos) << messages[r];
-        EXPECT_EQ(later[r], "") << "n " << n << " rank " << r;
       }
-    }
 }

@@ -32,8 +32,8 @@ TreeCollective<Orders> engine(const ThreadTeam& team, int rank, TreeSpec spec, s
 }
 
 /// One rank's tree collective beside the node's CallBoard, as a Context with the default
-/// (dissemination) barrier has it: allreduces of up to flat_max_count(n) elements then go
-/// flat at 2 to kMaxFlat participants.
+/// (dissemination) barrier has it: allreduces, bcasts and reduces of up to
+/// flat_max_count(n) elements then go flat at 2 to kMaxFlat participants.
 template <class Orders>
 struct BoardNode {
   BoardNode(const ThreadTeam& team, int rank, TreeSpec spec, std::size_t buffer_bytes,
@@ -49,7 +49,7 @@ struct BoardNode {
 
 int64_t value(int rank, int call, std::size_t i) { return (rank + 1) * 1000 + call * 7 + int64_t(i % 13); }
 
-/// `board`: beside a CallBoard (BoardNode), so small allreduces go flat.
+/// `board`: beside a CallBoard (BoardNode), so small calls go flat.
 template <class Orders>
 void mixed_calls(int n, TreeSpec spec, std::size_t buffer_bytes, int calls,
                  std::size_t sliced_min_bytes = TreeCollective<Orders>::kSlicedMinBytes,
@@ -65,9 +65,10 @@ void mixed_calls(int n, TreeSpec spec, std::size_t buffer_bytes, int calls,
     unsigned noise = 17u * rank + 1;
     // In the channels' words (kInlineBytes, 32): 1 and 4 int64 or doubles (the allreduces),
     // 1-7 int32 or floats (the bcast and the reduce); in the buffers: 5, 7, 32, 33 and 1000
-    // int64 or doubles, 9 and more int32 or floats (36 bytes). Beside a board, allreduces of
-    // up to flat_max_count(n) elements go flat: 32 at 2 participants (33 straddles it), 16 at
-    // 3, 10 at 4 (9 within, 32 above), 5 at 7 (5 within, 7 above), 4 at 8.
+    // int64 or doubles, 9 and more int32 or floats (36 bytes). Beside a board, allreduces,
+    // bcasts and reduces of up to flat_max_count(n) elements go flat instead: 32 at 2
+    // participants (33 straddles it), 16 at 3, 10 at 4 (9 within, 32 above), 5 at 7 (5
+    // within, 7 above), 4 at 8.
     const std::size_t counts[] = {0, 1, 4, 5, 7, 9, 32, 33, 1000};
     for (int call = 0; call < calls; ++call) {
       test::jitter(noise);
@@ -134,10 +135,11 @@ TEST(TreeCollective, MixedConsecutiveCallsAllSizesAndShapes) {
       mixed_calls<TunedOrders>(n, spec, 64 * 1024, test::scaled(2000));
 }
 
-// Beside a CallBoard the allreduces of up to flat_max_count(n) elements go flat (one exchange
-// through the flat channels, both parities, then reused), mixed with tree calls on the same blocks; 9
-// participants is above kMaxFlat (the tree again, with the board).
-TEST(TreeCollective, FlatSmallAllreducesMixedWithTreeCalls) {
+// Beside a CallBoard the allreduces, bcasts and reduces of up to flat_max_count(n) elements
+// go flat (one exchange through the flat channels, both parities, then reused), mixed with
+// tree calls on the same blocks; 9 participants is above kMaxFlat (the tree again, with the
+// board).
+TEST(TreeCollective, FlatSmallCallsMixedWithTreeCalls) {
   for (int n : {1, 2, 3, 4, 7, 8, 9})
     for (TreeSpec spec : {TreeSpec{TreeShape::kary, 2}, TreeSpec{TreeShape::binomial, 0}})
       mixed_calls<TunedOrders>(n, spec, 64 * 1024, test::scaled(2000), TreeCollective<TunedOrders>::kSlicedMinBytes,
@@ -146,17 +148,19 @@ TEST(TreeCollective, FlatSmallAllreducesMixedWithTreeCalls) {
                             TreeCollective<SeqCstOrders>::kSlicedMinBytes, TreeCollective<SeqCstOrders>::kPieceBytes, true);
 }
 
-// Flat allreduces that disagree: counts that differ within the bound (the flat protocol's
+// Flat calls that disagree: allreduce counts that differ within the bound (the flat protocol's
 // own check), counts on both sides of it (one rank in the tree: the CallBoard), another
 // type on participant 0 itself, a rank's own invalid argument, the same with a count of
 // its own (as a binding that refused an argument passes; the others in the tree: the
-// CallBoard reports that rank's failure, not the protocols' mismatch), a barrier.
-// Every rank throws the same message, no data moves, and every rank goes on with both
-// protocols.
+// CallBoard reports that rank's failure, not the protocols' mismatch), a barrier; flat
+// bcasts whose roots differ, a flat reduce among flat bcasts (the flat check compares
+// kinds and roots too). Every rank throws the same message, no data moves, and every rank
+// goes on with both protocols.
 TEST(TreeCollective, FlatMismatchEveryRankTheSameErrorThenGoesOn) {
-  enum Variant { counts_within, counts_straddle, type_on_zero, own_failure, refused, barrier };
+  enum Variant { counts_within, counts_straddle, type_on_zero, own_failure, refused, barrier, bcast_root, reduce_kind };
   for (int n : {2, 3, 7, 8})
-    for (Variant variant : {counts_within, counts_straddle, type_on_zero, own_failure, refused, barrier}) {
+    for (Variant variant :
+         {counts_within, counts_straddle, type_on_zero, own_failure, refused, barrier, bcast_root, reduce_kind}) {
       ThreadTeam team(n, 4096);
       std::vector<std::string> messages(n);
       const int odd = variant == type_on_zero ? 0 : n - 1;
@@ -178,7 +182,11 @@ TEST(TreeCollective, FlatMismatchEveryRankTheSameErrorThenGoesOn) {
             own = Status::invalid_argument(rank, CallDesc{CallKind::allreduce, type, Op::sum, -1, count}, Argument::out);
         }
         try {
+          const bool bcasts = variant == bcast_root || variant == reduce_kind;
+          const int root = variant == bcast_root && rank == odd ? 1 : 0;
           if (variant == barrier && rank == odd) node.coll.barrier();
+          else if (variant == reduce_kind && rank == odd) node.coll.reduce(in.data(), out.data(), count, type, Op::sum, 0, 0);
+          else if (bcasts) node.coll.bcast(rank == root ? in.data() : out.data(), count, type, root, root);
           else node.coll.allreduce(in.data(), out.data(), count, type, Op::sum, {}, own);
           ADD_FAILURE() << "rank " << rank << ": the call returned";
         } catch (const Error& e) {
@@ -200,16 +208,18 @@ TEST(TreeCollective, FlatMismatchEveryRankTheSameErrorThenGoesOn) {
       const std::string named = "rank " + std::to_string(odd);
       EXPECT_NE(messages[0].find(named), std::string::npos) << messages[0];
       const std::string expected[] = {"count=2", "count=" + std::to_string(flat_max_count(n) + 1), "int64",
-                                      "null output buffer", "null output buffer", "barrier"};
+                                      "null output buffer", "null output buffer", "barrier", "root=1", "reduce("};
       EXPECT_NE(messages[0].find(expected[variant]), std::string::npos) << messages[0];
     }
 }
 
-// Flat allreduces back to back, with nothing else between them: only the call of the other
+// Flat calls back to back, with nothing else between them: only the call of the other
 // parity in between keeps a channel from being rewritten before its reader has read it
-// (rule 3). Counts and values change every call; a rank's own failure now and then (every
-// rank throws, then the streak goes on with the next parity).
-TEST(TreeCollective, FlatAllreducesBackToBack) {
+// (rule 3). Allreduces, bcasts and reduces in turn (a bcast's root and a reduce's others
+// write no data, yet wait for everyone's CallDesc), roots, counts and values change every
+// call; a rank's own failure now and then (every rank throws, then the streak goes on with
+// the next parity).
+TEST(TreeCollective, FlatCallsBackToBack) {
   for (int n : {2, 3, 5, 8}) {
     const std::size_t most = flat_max_count(n);
     ThreadTeam team(n, 4096);
@@ -220,14 +230,26 @@ TEST(TreeCollective, FlatAllreducesBackToBack) {
       for (int call = 0; call < test::scaled(3000); ++call) {
         test::jitter(noise);
         const std::size_t count = 1 + std::size_t(call) * 7 % most;
+        const CallKind kind = CallKind(int(CallKind::bcast) + call % 3);
+        const int root = call / 3 % n;
         for (std::size_t i = 0; i < count; ++i) in[i] = value(rank, call, i);
+        std::fill(out.begin(), out.end(), -1);
         Status own;
         const bool fails = call % 97 == 13;
         if (fails && rank == call % n)
-          own = Status::invalid_argument(rank, CallDesc{CallKind::allreduce, Datatype::int64, Op::sum, -1, count},
-                                         Argument::out);
+          own = Status::invalid_argument(rank, CallDesc{kind, Datatype::int64, Op::sum, -1, count}, Argument::out);
         try {
-          node.coll.allreduce(in.data(), out.data(), count, Datatype::int64, Op::sum, {}, own);
+          if (kind == CallKind::allreduce) node.coll.allreduce(in.data(), out.data(), count, Datatype::int64, Op::sum, {}, own);
+          if (kind == CallKind::reduce && rank == root && call % 2) {  // in place at the root (MPI_IN_PLACE)
+            std::copy(in.begin(), in.end(), out.begin());
+            node.coll.reduce(out.data(), out.data(), count, Datatype::int64, Op::sum, root, root, {}, own);
+          } else if (kind == CallKind::reduce) {
+            node.coll.reduce(in.data(), out.data(), count, Datatype::int64, Op::sum, root, root, {}, own);
+          }
+          if (kind == CallKind::bcast) {
+            if (rank == root) std::copy(in.begin(), in.end(), out.begin());
+            node.coll.bcast(out.data(), count, Datatype::int64, root, root, {}, own);
+          }
           ASSERT_FALSE(fails) << "call " << call << ": a rank's own failure was not reported";
         } catch (const Error& e) {
           ASSERT_TRUE(fails) << "call " << call << ": " << e.what();
@@ -236,7 +258,9 @@ TEST(TreeCollective, FlatAllreducesBackToBack) {
         for (std::size_t i = 0; i < count; ++i) {
           int64_t expect = 0;
           for (int r = 0; r < n; ++r) expect += value(r, call, i);
-          ASSERT_EQ(out[i], expect) << "n " << n << " call " << call << " i " << i;
+          if (kind == CallKind::bcast) expect = value(root, call, i);
+          if (kind == CallKind::reduce && rank != root) expect = -1;
+          ASSERT_EQ(out[i], expect) << "n " << n << " call " << call << " kind " << int(kind) << " i " << i;
         }
       }
     });
@@ -245,8 +269,9 @@ TEST(TreeCollective, FlatAllreducesBackToBack) {
 
 // The bound itself: flat_max_count(n) elements go flat (every other participant's flat
 // channel of one parity in my block gets the call's number), one more goes through the
-// tree (no flat channel changes); floats whose last word is half full (31, 15 and 3 of
-// them: in the tail at 2 and 3 participants, in the head at 8) arrive exact.
+// tree (no flat channel changes), for an allreduce, a bcast and a reduce alike; floats
+// whose last word is half full (31, 15 and 3 of them: in the tail at 2 and 3
+// participants, in the head at 8) arrive exact, summed and broadcast.
 TEST(TreeCollective, FlatBoundIsExactAndHalfWordsArrive) {
   static_assert(flat_max_count(2) == 32 && flat_max_count(3) == 16 && flat_max_count(8) == 4);
   for (int n : {2, 3, 8}) {
@@ -276,12 +301,34 @@ TEST(TreeCollective, FlatBoundIsExactAndHalfWordsArrive) {
         ASSERT_EQ(out[most], double(n * (n - 1) / 2 + n * round));
         ASSERT_EQ(changed_since(seen), 0) << "n " << n << ": " << most + 1 << " elements went flat";
         node.coll.barrier();  // nobody writes a flat channel before everyone has looked
+        // A bcast and a reduce at the bound and one above it, from a rotating root.
+        const int root = round % n;
+        for (CallKind kind : {CallKind::bcast, CallKind::reduce})
+          for (std::size_t count : {most, most + 1}) {
+            for (double& x : in) x = double(rank + round);
+            std::fill(out.begin(), out.end(), -1.0);
+            double expect = -1.0;
+            if (kind == CallKind::bcast) {
+              node.coll.bcast(rank == root ? in.data() : out.data(), count, Datatype::float64, root, root);
+              if (rank != root) expect = double(root + round);
+            } else {
+              node.coll.reduce(in.data(), out.data(), count, Datatype::float64, Op::sum, root, root);
+              if (rank == root) expect = double(n * (n - 1) / 2 + n * round);
+            }
+            ASSERT_EQ(out[count - 1], expect) << "n " << n << " kind " << int(kind) << " count " << count;
+            ASSERT_EQ(changed_since(seen), count == most ? n - 1 : 0)
+                << "n " << n << " kind " << int(kind) << ": " << count << " elements (flat up to " << most << ")";
+            node.coll.barrier();
+          }
         const std::size_t floats = most % 2 ? most : most - 1;
-        std::vector<float> fin(floats), fout(floats);
+        std::vector<float> fin(floats), fout(floats), fdata(floats);
         for (std::size_t i = 0; i < floats; ++i) fin[i] = float((rank + 1) * (i + 1) + round);
         node.coll.allreduce(fin.data(), fout.data(), floats, Datatype::float32, Op::sum);
         for (std::size_t i = 0; i < floats; ++i)
           ASSERT_EQ(fout[i], float(n * (n + 1) / 2 * (i + 1) + n * round)) << "n " << n << " element " << i;
+        node.coll.bcast(rank == root ? fin.data() : fdata.data(), floats, Datatype::float32, root, root);
+        for (std::size_t i = 0; i < floats && rank != root; ++i)
+          ASSERT_EQ(fdata[i], float((root + 1) * (i + 1) + round)) << "n " << n << " bcast element " << i;
         changed_since(seen);
         node.coll.barrier();
       }
@@ -290,24 +337,29 @@ TEST(TreeCollective, FlatBoundIsExactAndHalfWordsArrive) {
 }
 
 // A flat allreduce sums in participant order on every rank: the same bits everywhere,
-// those of the sequential sum 0, 1, ..., n-1 (values whose sum depends on the order), at
-// the most elements that go flat (their last words in the FlatChannel's tail).
+// those of the sequential sum 0, 1, ..., n-1 (values whose sum depends on the order), and
+// so does a flat reduce's root, at the most elements that go flat (their last words in
+// the FlatChannel's tail).
 TEST(TreeCollective, FlatFloatSumsTheSameBitsOnEveryRank) {
   for (int n : {3, 5, 8}) {
     const int count = int(flat_max_count(n));
     ThreadTeam team(n, 4096);
     std::vector<std::vector<double>> results(n, std::vector<double>(count));
+    std::vector<std::vector<double>> reduced(n, std::vector<double>(count, -7.0));
     auto contribution = [](int rank, int i) { return (rank % 2 ? 1e16 : 1.0) * (0.1 + rank + i) * (rank % 3 ? -1 : 1); };
     team.run([&](int rank) {
       BoardNode<TunedOrders> node(team, rank, TreeSpec{TreeShape::kary, 2}, 4096);
       std::vector<double> in(count);
       for (int i = 0; i < count; ++i) in[i] = contribution(rank, i);
       node.coll.allreduce(in.data(), results[rank].data(), count, Datatype::float64, Op::sum);
+      node.coll.reduce(in.data(), reduced[rank].data(), count, Datatype::float64, Op::sum, n - 1, n - 1);
     });
     for (int i = 0; i < count; ++i) {
       double expect = contribution(0, i);
       for (int r = 1; r < n; ++r) expect += contribution(r, i);
       for (int r = 0; r < n; ++r) EXPECT_EQ(results[r][i], expect) << "n " << n << " rank " << r << " element " << i;
+      EXPECT_EQ(reduced[n - 1][i], expect) << "n " << n << " reduce, element " << i;
+      for (int r = 0; r < n - 1; ++r) EXPECT_EQ(reduced[r][i], -7.0) << "n " << n << ": a reduce wrote rank " << r << "'s output";
     }
   }
 }
