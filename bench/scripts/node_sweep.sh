@@ -7,7 +7,8 @@
 #    times shm (single copy), shm-two_copies and the floors cma_copy and two_copies: the
 #    smallest size where shm / shm-two_copies < 1 is where HYMPI_SINGLE_COPY should start
 #    on this node (the floors say what the system call costs);
-#  - allreduce and barrier against the MPI library's, halo-grid, and petsc (PETSc's
+#  - allreduce, barrier, bcast and reduce against the MPI library's (bcast and reduce: the
+#    flat protocol up to 32 / (P - 1) doubles, then the tree), halo-grid, and petsc (PETSc's
 #    VecScatter per PetscSF type; a build without PETSc says so and exits 0);
 #  - with SWEEP_PARTITIONS (files of `hympi-mesh partition` cut for the largest count): the
 #    cube mesh's ghost update of Quaranta & Maddegedara (2021), Fig. 16 (halo-mesh: flat MPI,
@@ -87,13 +88,15 @@ step() {
   local rc=$?
   echo "   exit $rc after $((SECONDS - t0)) s"
   [ $rc = 0 ] || failed=$((failed + 1))
-  grep -E '^# ratio (shm|hympi|sf_hympi)(\(tree by [^)]*\))? / (shm-two_copies|cma_copy|flat_mpi|MPI_Allreduce|MPI_Barrier|sf_basic):|^# trees over' \
+  grep -E '^# ratio (shm|hympi|sf_hympi)(\(tree by [^)]*\))? / (shm-two_copies|cma_copy|flat_mpi|MPI_Allreduce|MPI_Barrier|MPI_Bcast|MPI_Reduce|sf_basic):|^# trees over' \
     "$out/$name.txt" | head -20
 }
 top=${nps[0]}
 step "halo-np$top" "$top" 150 HYMPI_SINGLE_COPY=1024 -- halo
 step "allreduce-np$top" "$top" 60 -- allreduce
 step "barrier-np$top" "$top" 60 -- barrier
+step "bcast-np$top" "$top" 60 -- bcast --sizes 8,16,64,256,4096,32768
+step "reduce-np$top" "$top" 60 -- reduce --sizes 8,16,64,256,4096,32768
 step "halo-grid-np$top" "$top" 120 -- halo-grid
 step "petsc-np$top" "$top" 120 -- petsc
 for partition in ${SWEEP_PARTITIONS:-}; do
