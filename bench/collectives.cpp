@@ -68,15 +68,6 @@ nlohmann::json bench_barrier(Context& ctx, const Method& method) {
   return report("barrier", 0, contenders, samples, method);
 }
 
-const char* name_of(Collective op) {
-  switch (op) {
-    case Collective::allreduce: return "allreduce";
-    case Collective::bcast: return "bcast";
-    case Collective::reduce: return "reduce";
-  }
-  return "?";
-}
-
 nlohmann::json bench_collective(Context& ctx, const Method& method, Collective op,
                                 const std::vector<std::size_t>& sizes, DataMode mode, const OffCache& off_cache) {
   auto seq_cst = variant(ctx, [](Options& o) { o.orders = MemoryOrders::seq_cst; });
@@ -92,7 +83,6 @@ nlohmann::json bench_collective(Context& ctx, const Method& method, Collective o
   const bool writes = op == Collective::bcast ? root : true;
   const bool reads = op == Collective::allreduce || (op == Collective::bcast ? !root : root);
   const bool reads_in = op == Collective::bcast;
-  const std::string mpi_name = op == Collective::allreduce ? "MPI_Allreduce" : op == Collective::bcast ? "MPI_Bcast" : "MPI_Reduce";
   nlohmann::json records = nlohmann::json::array();
   for (std::size_t bytes : sizes) {
     const std::size_t count = std::max<std::size_t>(1, bytes / sizeof(double));
@@ -141,7 +131,7 @@ nlohmann::json bench_collective(Context& ctx, const Method& method, Collective o
     };
     std::vector<Contender> contenders{{"hympi", hympi(ctx), check}};
     if (count == 1) contenders.push_back({"hympi-seq_cst", hympi(*seq_cst), check});
-    contenders.push_back({mpi_name,
+    contenders.push_back({names_of(op).mpi,
                           fresh([&, op, count](double* in, double* out) {
                             if (op == Collective::allreduce) MPI_Allreduce(in, out, int(count), MPI_DOUBLE, MPI_SUM, comm);
                             if (op == Collective::bcast) MPI_Bcast(in, int(count), MPI_DOUBLE, 0, comm);
@@ -152,7 +142,7 @@ nlohmann::json bench_collective(Context& ctx, const Method& method, Collective o
     Method m = method;
     if (bytes >= (64u << 10)) m.inner = std::max(1, method.inner / 10);
     const auto samples = measure(ctx, contenders, m);
-    nlohmann::json record = report(name_of(op), count * sizeof(double), contenders, samples, m, off_cache.describe());
+    nlohmann::json record = report(names_of(op).name, count * sizeof(double), contenders, samples, m, off_cache.describe());
     record["data"] = name_of(mode);
     off_cache.annotate(record);
     MPI_Allreduce(MPI_IN_PLACE, &checksum, 1, MPI_DOUBLE, MPI_SUM, comm);  // what every rank read

@@ -14,7 +14,15 @@ namespace hympi::bench {
 
 nlohmann::json bench_barrier(Context& ctx, const Method& method);
 enum class Collective { allreduce, bcast, reduce };
-const char* name_of(Collective op);
+/// Per Collective (in its order): the subcommand and record name, and the MPI call timed
+/// beside hympi's.
+struct CollectiveNames {
+  const char* name;
+  const char* mpi;
+};
+inline constexpr CollectiveNames kCollectiveNames[] = {
+    {"allreduce", "MPI_Allreduce"}, {"bcast", "MPI_Bcast"}, {"reduce", "MPI_Reduce"}};
+inline const CollectiveNames& names_of(Collective op) { return kCollectiveNames[int(op)]; }
 
 /// Allreduce (sum), bcast or reduce (sum) from root 0 of `sizes` bytes of doubles against
 /// the MPI library's own call in the same launch. Fresh data: before every call of every

@@ -71,8 +71,10 @@ int main(int argc, char** argv) {
     // allreduce, bcast and reduce: the same sizes option each.
     std::vector<std::size_t> default_sizes{8, 64, 512, 4096, 32768, 262144, 1048576};
     std::vector<std::size_t> allreduce_sizes = default_sizes, bcast_sizes = default_sizes, reduce_sizes = default_sizes;
-    auto sized = [&](const char* name, const char* mpi, std::vector<std::size_t>& sizes) {
-      auto* sub = app.add_subcommand(name, std::string(name) + " 8 B - 1 MiB vs " + mpi);
+    auto sized = [&](hympi::bench::Collective op, std::vector<std::size_t>& sizes) {
+      const char* name = hympi::bench::names_of(op).name;
+      auto* sub = app.add_subcommand(name, std::string(name) + " 8 B - 1 MiB vs " + hympi::bench::names_of(op).mpi +
+                                               (op == hympi::bench::Collective::allreduce ? "" : " (root 0)"));
       sub->add_option("--sizes", sizes, "bytes per call, comma-separated (doubles: multiples of 8)")
           ->delimiter(',')
           ->check(CLI::Validator(
@@ -91,9 +93,9 @@ int main(int argc, char** argv) {
               "BYTES"));
       return sub;
     };
-    auto* allreduce = sized("allreduce", "MPI_Allreduce", allreduce_sizes);
-    auto* bcast = sized("bcast", "MPI_Bcast (root 0)", bcast_sizes);
-    auto* reduce = sized("reduce", "MPI_Reduce (root 0)", reduce_sizes);
+    auto* allreduce = sized(hympi::bench::Collective::allreduce, allreduce_sizes);
+    auto* bcast = sized(hympi::bench::Collective::bcast, bcast_sizes);
+    auto* reduce = sized(hympi::bench::Collective::reduce, reduce_sizes);
     auto* dot = app.add_subcommand("dot", "FP32 dot product MFLOP/s per core vs vector length");
     auto* sync = app.add_subcommand("sync", "time synchronization after MPI_Barrier vs hympi barrier loops");
     auto* affinity = app.add_subcommand("affinity", "allreduce with the tree by socket/L3 vs by rank (run per placement)");
