@@ -24,8 +24,9 @@
 #    (bench/scripts/pmpi_compare.py --from OUT_DIR --np N tabulates them; SWEEP_PROBE_ARGS:
 #    the probe's options);
 #  - halo, allreduce and petsc again, for the spread between launches (SWEEP_LAUNCHES in all);
-# then halo, allreduce and petsc at the smaller counts, and halo on emulated nodes of half
-# the largest count. The allreduce and barrier steps time hympi-seq_cst too (every atomic
+# then halo, allreduce, barrier, small bcast and reduce (8-256 B: the flat protocol, up to
+# 32 / (P - 1) doubles, applies at 2-8 ranks only) and petsc at the smaller counts, and halo
+# on emulated nodes of half the largest count. The allreduce and barrier steps time hympi-seq_cst too (every atomic
 # seq_cst: the paper's ablation).
 # Each step has its own time limit, cut to what is left of SWEEP_SECONDS when that is set; its
 # output lands in OUT_DIR/<step>.txt, its samples in OUT_DIR/<step>.json
@@ -127,6 +128,9 @@ done
 for np in "${nps[@]:1}"; do
   step "halo-np$np" "$np" 150 HYMPI_SINGLE_COPY=1024 -- halo
   step "allreduce-np$np" "$np" 60 -- allreduce
+  step "barrier-np$np" "$np" 60 -- barrier
+  step "bcast-np$np" "$np" 60 -- bcast --sizes 8,32,64,256
+  step "reduce-np$np" "$np" 60 -- reduce --sizes 8,32,64,256
   step "petsc-np$np" "$np" 120 -- petsc
 done
 if [ "$top" -ge 2 ]; then step "halo-np$top-node$((top / 2))" "$top" 150 HYMPI_NODE_SIZE=$((top / 2)) -- halo; fi
