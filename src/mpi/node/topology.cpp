@@ -57,6 +57,10 @@ void Topology::build(MPI_Comm comm, int node_size) {
   // The physical shared-memory domain (with MPICH's MPIR_CVAR_NUM_CLIQUES, a clique).
   check(MPI_Comm_split_type(world_, MPI_COMM_TYPE_SHARED, world_rank_, MPI_INFO_NULL, &node_),
         "MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)");
+  // Named before its first collective call (usable_cpus): a libhympi_pmpi loaded beside
+  // this copy of hympi leaves the calls on a named communicator to MPI, and decides so at
+  // the first call it sees there.
+  name_internal(node_, "node");
   int domain_rank;
   MPI_Comm_rank(node_, &domain_rank);
   MPI_Comm_size(node_, &domain_size_);
@@ -69,8 +73,8 @@ void Topology::build(MPI_Comm comm, int node_size) {
     const int code = MPI_Comm_split(domain, domain_rank / node_size, domain_rank, &node_);
     MPI_Comm_free(&domain);
     check(code, "MPI_Comm_split (emulated nodes)");
+    name_internal(node_, "node");
   }
-  name_internal(node_, "node");
   MPI_Comm_rank(node_, &node_rank_);
   MPI_Comm_size(node_, &node_size_);
 
