@@ -9,6 +9,10 @@
 //    the C entry points already serve; mpi_barrier_f08_, mpi_finalize_f08_ and the f08
 //    request calls (MPI_Start, MPI_Wait*, MPI_Test*, ...) call PMPI_* directly: those are
 //    defined here (the request calls where the persistent requests are served).
+// MPI_INIT and MPI_INIT_THREAD call C PMPI_Init* directly in Open MPI's bindings and in
+// MPICH's mpi_f08 (its mpif.h and use mpi call C MPI_Init*): defined here alike (no
+// arguments, the ierror), they reach this library's MPI_Init*, where the ranks agree on the
+// settings.
 // Each entry converts handles (PMPI_*_f2c) and Open MPI's MPI_IN_PLACE / MPI_BOTTOM (the
 // addresses of its common blocks, defined by libmpi) and calls this library's C MPI_*,
 // never a Fortran PMPI entry: nothing is counted twice or re-entered.
@@ -24,6 +28,11 @@ void set(MPI_Fint* ierr, int code) {
 }
 
 static_assert(sizeof(MPI_Fint) == sizeof(int), "Fortran INTEGER count arrays are passed on as C int arrays");
+
+int init() { return MPI_Init(nullptr, nullptr); }
+int init_thread(MPI_Fint* required, MPI_Fint* provided) {
+  return MPI_Init_thread(nullptr, nullptr, int(*required), provided);
+}
 
 }  // namespace
 
@@ -69,8 +78,14 @@ void mpi_neighbor_alltoallv_(void* in, MPI_Fint* in_counts, MPI_Fint* in_displs,
                                    out_displs, PMPI_Type_f2c(*out_type), PMPI_Comm_f2c(*comm)));
 }
 
+void mpi_init_(MPI_Fint* ierr) { set(ierr, init()); }
+void mpi_init_thread_(MPI_Fint* required, MPI_Fint* provided, MPI_Fint* ierr) {
+  set(ierr, init_thread(required, provided));
+}
 void mpi_finalize_(MPI_Fint* ierr) { set(ierr, MPI_Finalize()); }
 
+void mpi_init_f08_(MPI_Fint*) __attribute__((alias("mpi_init_")));
+void mpi_init_thread_f08_(MPI_Fint*, MPI_Fint*, MPI_Fint*) __attribute__((alias("mpi_init_thread_")));
 void mpi_barrier_f08_(MPI_Fint*, MPI_Fint*) __attribute__((alias("mpi_barrier_")));
 void mpi_bcast_f08_(void*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*) __attribute__((alias("mpi_bcast_")));
 void mpi_reduce_f08_(void*, void*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*)
@@ -84,6 +99,10 @@ void mpi_neighbor_alltoallv_f08_(void*, MPI_Fint*, MPI_Fint*, MPI_Fint*, void*, 
 void mpi_finalize_f08_(MPI_Fint*) __attribute__((alias("mpi_finalize_")));
 
 #elif defined(MPICH)
+void mpi_init_f08_(MPI_Fint* ierr) { set(ierr, init()); }
+void mpi_init_thread_f08_(MPI_Fint* required, MPI_Fint* provided, MPI_Fint* ierr) {
+  set(ierr, init_thread(required, provided));
+}
 void mpi_barrier_f08_(MPI_Fint* comm, MPI_Fint* ierr) { set(ierr, MPI_Barrier(PMPI_Comm_f2c(*comm))); }
 void mpi_finalize_f08_(MPI_Fint* ierr) { set(ierr, MPI_Finalize()); }
 

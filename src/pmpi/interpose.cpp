@@ -10,7 +10,8 @@
 // Invariants:
 //  - The choice depends only on what every rank of a correct MPI program passes alike
 //    (communicator, operation, type, op, count; MPI_IN_PLACE changes no choice) and on the
-//    settings, so all ranks of a call take the same path. Counts that differ between ranks
+//    settings, so all ranks of a call take the same path; settings that differ between
+//    ranks stop the job at MPI_Init (agree_settings). Counts that differ between ranks
 //    are reported on every rank when all of them are at most HYMPI_PMPI_MAX_BYTES (hympi
 //    checks them); across that bound the call is MPI's, and so is what happens. Type signatures spelled
 //    differently on different ranks (MPI_INT on one, a contiguous type of it on another)
@@ -253,6 +254,18 @@ int MPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], con
       });
 }
 #endif
+
+int MPI_Init(int* argc, char*** argv) {
+  const int code = PMPI_Init(argc, argv);
+  if (code == MPI_SUCCESS) hympi::pmpi::agree_settings();
+  return code;
+}
+
+int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+  const int code = PMPI_Init_thread(argc, argv, required, provided);
+  if (code == MPI_SUCCESS) hympi::pmpi::agree_settings();
+  return code;
+}
 
 int MPI_Finalize(void) {
   if (!Inside::now() && hympi::pmpi::settings().report) hympi::pmpi::print_report();

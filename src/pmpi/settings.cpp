@@ -10,14 +10,20 @@
 #include <cstring>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace hympi::pmpi {
 namespace {
 
-[[noreturn]] void refuse(const std::string& message) {
+// Stops the job with `message`: from each rank that calls it ("rank R: ..."), or, when every
+// rank calls it with the same message, from rank 0 alone ("every rank: ...").
+[[noreturn]] void refuse(const std::string& message, bool every_rank = false) {
   int rank = -1;  // the settings may differ between ranks: say whose
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  std::fprintf(stderr, "hympi_pmpi: rank %d: %s; stopping the job\n", rank, message.c_str());
+  if (!every_rank)
+    std::fprintf(stderr, "hympi_pmpi: rank %d: %s; stopping the job\n", rank, message.c_str());
+  else if (rank == 0)
+    std::fprintf(stderr, "hympi_pmpi: every rank: %s; stopping the job\n", message.c_str());
   std::fflush(stderr);
   // MPI_Abort tears the job down at once: give the launcher time to forward the message
   // (MPICH 5's hydra lost it in CI, as it did once in 60 runs of hympi's watchdog).
@@ -91,6 +97,46 @@ Settings read_settings() {
   PMPI_Query_thread(&level);
   s.thread_multiple = level == MPI_THREAD_MULTIPLE;
   return s;
+}
+
+void agree_settings() {
+  static bool agreed = false;  // once: a Fortran MPI_INIT may reach C MPI_Init through this library
+  if (agreed) return;
+  agreed = true;
+  const Settings& s = settings();
+  // What decides a call's path, a value per row; `count`: a number worth printing (a bound
+  // in bytes, unlimited as -1), else the row only says that it differs.
+  struct Row {
+    const char* name;
+    long long value;
+    bool count;
+  };
+  std::vector<Row> rows;
+  long long mask = 0;
+  for (std::size_t op = 0; op < kOperations; ++op) mask |= (s.intercepted[op] ? 1LL : 0LL) << op;
+  rows.push_back({"HYMPI_PMPI", mask, false});
+  rows.push_back({"HYMPI_PMPI_AFTER", s.after, true});
+  for (const Bounds& b : s.bounds) {
+    rows.push_back({"HYMPI_PMPI_MIN_BYTES", (long long)(b.min), true});
+    rows.push_back({"HYMPI_PMPI_MAX_BYTES", (long long)(b.max), true});
+  }
+  rows.push_back({"the thread level (MPI_THREAD_MULTIPLE on some ranks)", s.thread_multiple, false});
+  // The least of each value and of its negation: every rank learns the least and the most.
+  const std::size_t n = rows.size();
+  std::vector<long long> values(2 * n);
+  for (std::size_t i = 0; i < n; ++i) values[i] = rows[i].value, values[n + i] = -rows[i].value;
+  PMPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
+  auto shown = [](long long v) { return v == -1 ? std::string("unlimited") : std::to_string(v); };
+  for (std::size_t i = 0; i < n; ++i) {
+    const long long least = values[i], most = -values[n + i];
+    if (least == most) continue;
+    refuse(std::string(rows[i].name) + " differs between ranks" +
+               (rows[i].count ? " (" + shown(least) + " on some, " + shown(most) + " on others)" : "") +
+               ": the same call would go through hympi on some ranks and to MPI on others. Give every rank "
+               "the same settings, e.g. mpiexec -n N env LD_PRELOAD=... HYMPI_PMPI_...=... ./app (Open MPI "
+               "passes its environment to the ranks on other hosts only with -x)",
+           true);
+  }
 }
 
 const Measured* measured_for(const char* library_version) {

@@ -75,6 +75,12 @@ struct Settings {
 /// Reads the environment (once: settings() keeps the result).
 Settings read_settings();
 
+/// Stops the job, from every rank with one message, when the settings that decide a call's
+/// path differ between ranks (each rank would serve some calls the others hand to MPI: a
+/// hang or garbage). Collective over MPI_COMM_WORLD: called once, at the end of MPI_Init
+/// and MPI_Init_thread, where every rank is.
+void agree_settings();
+
 /// Read at the first call (after MPI_Init: it asks MPI for the thread level and library).
 /// Inline: every intercepted call reads it, a falling-through one first of all.
 inline const Settings& settings() {
