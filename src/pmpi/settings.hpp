@@ -81,7 +81,8 @@ Settings read_settings();
 /// and MPI_Init_thread, where every rank is.
 void agree_settings();
 
-/// Read at the first call (after MPI_Init: it asks MPI for the thread level and library).
+/// Read at the end of MPI_Init (agree_settings), else at the first call (it asks MPI for the
+/// thread level and the library).
 /// Inline: every intercepted call reads it, a falling-through one first of all.
 inline const Settings& settings() {
   static const Settings s = read_settings();
