@@ -26,8 +26,9 @@ namespace {
     std::fprintf(stderr, "hympi_pmpi: every rank: %s; stopping the job\n", message.c_str());
   std::fflush(stderr);
   // MPI_Abort tears the job down at once: give the launcher time to forward the message
-  // (MPICH 5's hydra lost it in CI, as it did once in 60 runs of hympi's watchdog).
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  // (MPICH 5's hydra lost it in CI, as it did once in 60 runs of hympi's watchdog), and
+  // rank 0 time to print it first where it alone does.
+  std::this_thread::sleep_for(std::chrono::milliseconds(every_rank && rank != 0 ? 2000 : 300));
   PMPI_Abort(MPI_COMM_WORLD, 1);
   std::abort();
 }
@@ -103,38 +104,46 @@ void agree_settings() {
   static bool agreed = false;  // once: a Fortran MPI_INIT may reach C MPI_Init through this library
   if (agreed) return;
   agreed = true;
-  const Settings& s = settings();
-  // What decides a call's path, a value per row; `count`: a number worth printing (a bound
-  // in bytes, unlimited as -1), else the row only says that it differs.
+  Settings& s = stored_settings();
+  // What decides a call's path (or, the report, a collective call in MPI_Finalize), a value
+  // per row, 0 where it decides nothing (a bound of an operation not intercepted, and the
+  // barrier's); `count`: a number worth printing (bytes: unlimited as -1).
   struct Row {
-    const char* name;
+    std::string name;
     long long value;
     bool count;
   };
   std::vector<Row> rows;
   long long mask = 0;
   for (std::size_t op = 0; op < kOperations; ++op) mask |= (s.intercepted[op] ? 1LL : 0LL) << op;
+  rows.push_back({"the thread level", s.thread_multiple, false});  // first: see below
+  rows.push_back({"HYMPI_PMPI_REPORT", s.report, false});
   rows.push_back({"HYMPI_PMPI", mask, false});
-  rows.push_back({"HYMPI_PMPI_AFTER", s.after, true});
-  for (const Bounds& b : s.bounds) {
-    rows.push_back({"HYMPI_PMPI_MIN_BYTES", (long long)(b.min), true});
-    rows.push_back({"HYMPI_PMPI_MAX_BYTES", (long long)(b.max), true});
+  rows.push_back({"HYMPI_PMPI_AFTER", mask ? s.after : 0, true});
+  for (std::size_t op = 0; op < kOperations; ++op) {
+    const bool bounded = s.intercepted[op] && Operation(op) != Operation::barrier;
+    const std::string which = std::string(" for ") + kOperationNames[op];
+    rows.push_back({"HYMPI_PMPI_MIN_BYTES" + which, bounded ? (long long)(s.bounds[op].min) : 0, true});
+    rows.push_back({"HYMPI_PMPI_MAX_BYTES" + which, bounded ? (long long)(s.bounds[op].max) : 0, true});
   }
-  rows.push_back({"the thread level (MPI_THREAD_MULTIPLE on some ranks)", s.thread_multiple, false});
   // The least of each value and of its negation: every rank learns the least and the most.
   const std::size_t n = rows.size();
   std::vector<long long> values(2 * n);
   for (std::size_t i = 0; i < n; ++i) values[i] = rows[i].value, values[n + i] = -rows[i].value;
   PMPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
+  // Ranks may ask for different thread levels: one at MPI_THREAD_MULTIPLE sends every call to
+  // MPI, so every rank does (and the other paths decide nothing).
+  if (-values[n] != 0) s.thread_multiple = true;
   auto shown = [](long long v) { return v == -1 ? std::string("unlimited") : std::to_string(v); };
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = 1; i < (s.thread_multiple ? 2 : n); ++i) {
     const long long least = values[i], most = -values[n + i];
     if (least == most) continue;
-    refuse(std::string(rows[i].name) + " differs between ranks" +
+    refuse(rows[i].name + " differs between ranks" +
                (rows[i].count ? " (" + shown(least) + " on some, " + shown(most) + " on others)" : "") +
-               ": the same call would go through hympi on some ranks and to MPI on others. Give every rank "
-               "the same settings, e.g. mpiexec -n N env LD_PRELOAD=... HYMPI_PMPI_...=... ./app (Open MPI "
-               "passes its environment to the ranks on other hosts only with -x)",
+               ": the ranks would take different paths for the same call (a size bound "
+               "unset is the MPI's measured one). Give every rank the same settings, e.g. mpiexec -n N env "
+               "LD_PRELOAD=... HYMPI_PMPI_...=... ./app (Open MPI passes its environment to the ranks on "
+               "other hosts only with -x)",
            true);
   }
 }

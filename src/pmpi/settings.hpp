@@ -69,7 +69,7 @@ struct Settings {
   const Measured* measured = nullptr;  // the row bounds came from, if neither variable is set
   bool bounds_set = false;             // HYMPI_PMPI_MIN_BYTES / _MAX_BYTES replaced the table
   bool report = false;
-  bool thread_multiple = false;  // the program runs at MPI_THREAD_MULTIPLE
+  bool thread_multiple = false;  // the program runs at MPI_THREAD_MULTIPLE (on any rank: agree_settings)
 };
 
 /// Reads the environment (once: settings() keeps the result).
@@ -77,17 +77,19 @@ Settings read_settings();
 
 /// Stops the job, from every rank with one message, when the settings that decide a call's
 /// path differ between ranks (each rank would serve some calls the others hand to MPI: a
-/// hang or garbage). Collective over MPI_COMM_WORLD: called once, at the end of MPI_Init
-/// and MPI_Init_thread, where every rank is.
+/// hang or garbage); a rank at MPI_THREAD_MULTIPLE makes every rank hand every call to MPI.
+/// Collective over MPI_COMM_WORLD: called once, at the end of MPI_Init and MPI_Init_thread,
+/// where every rank is.
 void agree_settings();
 
-/// Read at the end of MPI_Init (agree_settings), else at the first call (it asks MPI for the
-/// thread level and the library).
+/// Read at the end of MPI_Init (agree_settings, which may set thread_multiple), else at the
+/// first call (it asks MPI for the thread level and the library).
 /// Inline: every intercepted call reads it, a falling-through one first of all.
-inline const Settings& settings() {
-  static const Settings s = read_settings();
+inline Settings& stored_settings() {
+  static Settings s = read_settings();
   return s;
 }
+inline const Settings& settings() { return stored_settings(); }
 
 /// A call of `op` that goes to MPI at once: not intercepted, or an MPI_THREAD_MULTIPLE
 /// program, and no report to count it in.
