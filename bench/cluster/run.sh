@@ -15,19 +15,26 @@
 #              point as the paper), every strategy against flat MPI and the RMA baselines
 #   halo-grid  Jamroz & Dennis (2016), MASHM's node scaling: flat against aggregated and
 #              ODM on a structured grid of GRID points per rank (weak scaling)
+#   pmpi       an unchanged MPI program with libhympi_pmpi: hympi-osu-probe (OSU's method)
+#              alone, preloaded serving every call at every size, and preloaded serving
+#              none, PMPI_LAUNCHES (default 3) of each in turn
 # Each step writes OUT/<nodes>n<tasks per node>/<step>.json (every sample and the
 # machine) and .txt; `bench/cluster/collect.py OUT` makes the tables across node counts.
+# pmpi writes probe-np<tasks>-{mpi,pmpi,none}-<launch>.txt there instead, which
+# `bench/scripts/pmpi_compare.py --from OUT/<nodes>n<tasks per node> --np <tasks>` tables.
 # A failed step is reported and the others still run; the exit code is 1 if any failed.
 # Settings (environment; Slurm passes the submitting shell's):
 #   HYMPI_BENCH  hympi-bench to run (default: build/openmpi/bench/hympi-bench of this repository)
 #   OUT          results folder (default: bench-results/cluster)
 #   LAUNCH       srun (default: Slurm's PMI must match the MPI) or mpirun (the MPI's own
 #                launcher, which reads the allocation)
-#   STEPS        default: barrier allreduce dot halo-mesh halo-grid
+#   STEPS        default: barrier allreduce dot halo-mesh halo-grid pmpi
 #   MESH_SIZES   default: 0.02 0.01 (the paper's 0.005 and 0.004 need about 8x and 15x the
 #                memory of 0.01's 3.85 M tetrahedra)
 #   GRID         points per rank per dimension of halo-grid (default 64: 64^3 per rank)
-#   BENCH_ARGS   options for every step (e.g. --quick for a smoke run)
+#   BENCH_ARGS   options for every hympi-bench step (e.g. --quick for a smoke run)
+#   PROBE_ARGS   options for hympi-osu-probe (e.g. --iterations 20; default OSU's counts)
+#   HYMPI_PMPI_LIB  libhympi_pmpi.so of the same MPI (default: the one of HYMPI_BENCH's build tree)
 #   EMULATE      K: emulate nodes of K ranks inside each node (a test on a small allocation)
 #   BIND         none: leave the ranks unpinned (nodes that share cores: local-slurm.sh's
 #                emulated hosts); default: one core each
@@ -50,9 +57,10 @@ fi
 per_node=$((tasks / nodes))
 out=${OUT:-bench-results/cluster}/${nodes}n${per_node}
 mkdir -p "$out"
-read -r -a steps <<<"${STEPS:-barrier allreduce dot halo-mesh halo-grid}"
+read -r -a steps <<<"${STEPS:-barrier allreduce dot halo-mesh halo-grid pmpi}"
 read -r -a mesh_sizes <<<"${MESH_SIZES:-0.02 0.01}"
 read -r -a extra <<<"${BENCH_ARGS:-}"
+read -r -a probe_args <<<"${PROBE_ARGS:-}"
 [ -n "${EMULATE:-}" ] && extra+=(--ranks-per-node "$EMULATE")
 bind=core
 [ "${BIND:-}" = none ] && bind=none
@@ -63,16 +71,39 @@ case ${LAUNCH:-srun} in
 esac
 echo "== $nodes node(s) x $per_node tasks, $("$bench" --version | head -1), launched by ${launch[0]}, results in $out"
 failed=0
-run() {  # name -- hympi-bench subcommand and its options
+launched() {  # name -- what every rank runs; its output in OUT/.../name.txt
   local name=$1
   shift
-  echo "== $name: ${launch[*]} $bench ${extra[*]} --json $out/$name.json $*"
+  echo "== $name: ${launch[*]} $*"
   local code=0
-  "${launch[@]}" "$bench" "${extra[@]}" --json "$out/$name.json" "$@" >"$out/$name.txt" 2>&1 || code=$?
+  "${launch[@]}" "$@" >"$out/$name.txt" 2>&1 || code=$?
   if [ $code != 0 ]; then
     echo "== $name FAILED (exit $code): see $out/$name.txt"
     failed=1
   fi
+}
+run() {  # name -- hympi-bench subcommand and its options
+  local name=$1
+  shift
+  launched "$name" "$bench" "${extra[@]+"${extra[@]}"}" --json "$out/$name.json" "$@"
+}
+# The probe alone and preloaded, each rank given the library and its settings by `env` (a
+# launcher need not pass this shell's environment to other nodes).
+pmpi() {
+  local probe lib
+  probe=$(dirname "$bench")/hympi-osu-probe
+  lib=${HYMPI_PMPI_LIB:-$(dirname "$bench")/../src/pmpi/libhympi_pmpi.so}
+  if [ ! -x "$probe" ] || [ ! -f "$lib" ]; then
+    echo "== pmpi FAILED: no $probe or no $lib (build hympi-osu-probe and hympi_pmpi, or set HYMPI_PMPI_LIB)"
+    failed=1
+    return
+  fi
+  local i served=(env "LD_PRELOAD=$lib" HYMPI_PMPI_AFTER=0 HYMPI_PMPI_MIN_BYTES=0 HYMPI_PMPI_MAX_BYTES=unlimited)
+  for ((i = 1; i <= ${PMPI_LAUNCHES:-3}; i++)); do
+    launched "probe-np$tasks-mpi-$i" "$probe" "${probe_args[@]+"${probe_args[@]}"}"
+    launched "probe-np$tasks-pmpi-$i" "${served[@]}" HYMPI_PMPI=all "$probe" "${probe_args[@]+"${probe_args[@]}"}"
+    launched "probe-np$tasks-none-$i" "${served[@]}" HYMPI_PMPI=none "$probe" "${probe_args[@]+"${probe_args[@]}"}"
+  done
 }
 for step in "${steps[@]}"; do
   case $step in
@@ -83,7 +114,8 @@ for step in "${steps[@]}"; do
       # Weak scaling: the grid grows with the ranks (a cube of ranks^(1/3) x GRID points).
       g=$(python3 -c "import sys; print(round(int(sys.argv[1]) ** (1 / 3) * int(sys.argv[2])))" "$tasks" "${GRID:-64}")
       run halo-grid halo-grid --grid "$g" "$g" "$g" --stencil star7 ;;
-    *) echo "== $step: unknown step (barrier, allreduce, dot, halo-mesh, halo-grid)"; failed=1 ;;
+    pmpi) pmpi ;;
+    *) echo "== $step: unknown step (barrier, allreduce, dot, halo-mesh, halo-grid, pmpi)"; failed=1 ;;
   esac
 done
 exit $failed

@@ -106,8 +106,9 @@ void agree_settings() {
   agreed = true;
   Settings& s = stored_settings();
   // What decides a call's path (or, the report, a collective call in MPI_Finalize), a value
-  // per row, 0 where it decides nothing (a bound of an operation not intercepted, and the
-  // barrier's); `count`: a number worth printing (bytes: unlimited as -1).
+  // per row, 0 where it decides nothing (the bounds of an operation not intercepted, the
+  // barrier's, the neighbourhood calls' least); `count`: a number worth printing (bytes:
+  // unlimited as -1).
   struct Row {
     std::string name;
     long long value;
@@ -122,8 +123,9 @@ void agree_settings() {
   rows.push_back({"HYMPI_PMPI_AFTER", mask ? s.after : 0, true});
   for (std::size_t op = 0; op < kOperations; ++op) {
     const bool bounded = s.intercepted[op] && Operation(op) != Operation::barrier;
+    const bool floored = bounded && op <= std::size_t(Operation::allreduce);  // within_bound's callers
     const std::string which = std::string(" for ") + kOperationNames[op];
-    rows.push_back({"HYMPI_PMPI_MIN_BYTES" + which, bounded ? (long long)(s.bounds[op].min) : 0, true});
+    rows.push_back({"HYMPI_PMPI_MIN_BYTES" + which, floored ? (long long)(s.bounds[op].min) : 0, true});
     rows.push_back({"HYMPI_PMPI_MAX_BYTES" + which, bounded ? (long long)(s.bounds[op].max) : 0, true});
   }
   // The least of each value and of its negation: every rank learns the least and the most.
