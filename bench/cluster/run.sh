@@ -35,6 +35,7 @@
 #   BENCH_ARGS   options for every hympi-bench step (e.g. --quick for a smoke run)
 #   PROBE_ARGS   options for hympi-osu-probe (e.g. --iterations 20; default OSU's counts)
 #   HYMPI_PMPI_LIB  libhympi_pmpi.so of the same MPI (default: the one of HYMPI_BENCH's build tree)
+#   PMPI_LAUNCHES  launches of each pmpi variant (default 3)
 #   EMULATE      K: emulate nodes of K ranks inside each node (a test on a small allocation)
 #   BIND         none: leave the ranks unpinned (nodes that share cores: local-slurm.sh's
 #                emulated hosts); default: one core each
@@ -88,18 +89,23 @@ run() {  # name -- hympi-bench subcommand and its options
   launched "$name" "$bench" "${extra[@]+"${extra[@]}"}" --json "$out/$name.json" "$@"
 }
 # The probe alone and preloaded, each rank given the library and its settings by `env` (a
-# launcher need not pass this shell's environment to other nodes).
+# launcher need not pass this shell's environment to other nodes); the settings are
+# node_sweep.sh's and pmpi_compare.py's: every call at every size, from the first.
 pmpi() {
-  local probe lib
-  probe=$(dirname "$bench")/hympi-osu-probe
-  lib=${HYMPI_PMPI_LIB:-$(dirname "$bench")/../src/pmpi/libhympi_pmpi.so}
-  if [ ! -x "$probe" ] || [ ! -f "$lib" ]; then
-    echo "== pmpi FAILED: no $probe or no $lib (build hympi-osu-probe and hympi_pmpi, or set HYMPI_PMPI_LIB)"
+  local probe=$(dirname "$bench")/hympi-osu-probe lib=${HYMPI_PMPI_LIB:-$(dirname "$bench")/../src/pmpi/libhympi_pmpi.so}
+  local problem="" launches=${PMPI_LAUNCHES:-3}
+  [ -x "$probe" ] || problem="no $probe (build hympi-osu-probe)"
+  [ -f "$lib" ] || problem="no $lib (build hympi_pmpi, or set HYMPI_PMPI_LIB)"
+  case $launches in '' | *[!0-9]* | 0) problem="PMPI_LAUNCHES='$launches': expected a count >= 1" ;; esac
+  if [ -n "$problem" ]; then
+    echo "== pmpi FAILED: $problem"
     failed=1
     return
   fi
+  rm -f "$out"/probe-np*-*.txt  # an earlier job's launches: none tabled as this one's
   local i served=(env "LD_PRELOAD=$lib" HYMPI_PMPI_AFTER=0 HYMPI_PMPI_MIN_BYTES=0 HYMPI_PMPI_MAX_BYTES=unlimited)
-  for ((i = 1; i <= ${PMPI_LAUNCHES:-3}; i++)); do
+  [ -n "${EMULATE:-}" ] && served+=("HYMPI_NODE_SIZE=$EMULATE")
+  for ((i = 1; i <= launches; i++)); do
     launched "probe-np$tasks-mpi-$i" "$probe" "${probe_args[@]+"${probe_args[@]}"}"
     launched "probe-np$tasks-pmpi-$i" "${served[@]}" HYMPI_PMPI=all "$probe" "${probe_args[@]+"${probe_args[@]}"}"
     launched "probe-np$tasks-none-$i" "${served[@]}" HYMPI_PMPI=none "$probe" "${probe_args[@]+"${probe_args[@]}"}"

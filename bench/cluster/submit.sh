@@ -27,7 +27,7 @@ partition=()
 for option in "$@"; do
   case $option in --partition=*) partition=(--partition "${option#--partition=}") ;; esac
 done
-per_node=${TASKS_PER_NODE:-$(sinfo -h -N -o '%X %Y' "${partition[@]}" 2>/dev/null | awk 'NR == 1 { print $1 * $2 }')}
+per_node=${TASKS_PER_NODE:-$(sinfo -h -N -o '%X %Y' ${partition[@]+"${partition[@]}"} 2>/dev/null | awk 'NR == 1 { print $1 * $2 }')}
 [ -n "$per_node" ] || { echo "submit.sh: sinfo gave no cores per node: set TASKS_PER_NODE" >&2; exit 2; }
 out=${OUT:-bench-results/cluster}
 mkdir -p "$out"

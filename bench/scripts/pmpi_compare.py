@@ -10,11 +10,13 @@ library's own overhead), and prints per operation and size the median over launc
 neighbourhood calls too), HYMPI_PMPI_AFTER=0 (a Context from the first call) and
 HYMPI_PMPI_MAX_BYTES=unlimited and HYMPI_PMPI_MIN_BYTES=0 (every size through hympi, to find
 the bounds) unless set. With --from it launches nothing and tabulates the probe outputs that
-bench/scripts/node_sweep.sh wrote with SWEEP_PMPI (probe-npN-{mpi,pmpi,none}-K.txt).
+bench/scripts/node_sweep.sh wrote with SWEEP_PMPI or bench/cluster/run.sh's pmpi step
+(probe-npN-{mpi,pmpi,none}-K.txt).
 Standard library only.
 
     bench/scripts/pmpi_compare.py --build build/openmpi [--np 2] [--launches 5] [--iterations 10000]
     bench/scripts/pmpi_compare.py --from SWEEP_DIR --np 16
+    bench/scripts/pmpi_compare.py --from bench-results/cluster/4n36 --np 144
 """
 import argparse
 import glob
@@ -26,17 +28,21 @@ from osu_check import launcher, probe, probe_rows
 
 
 def saved(directory, np):
-    """The sweep's launches: (plain, preloaded, none, the launch's description)."""
+    """The saved launches: (plain, preloaded, none, the launch's description)."""
     runs = {}
     for variant in ("mpi", "pmpi", "none"):
         paths = sorted(glob.glob(os.path.join(directory, f"probe-np{np}-{variant}-*.txt")))
         if not paths:
-            sys.exit(f"pmpi_compare: no {directory}/probe-np{np}-{variant}-*.txt (node_sweep.sh with SWEEP_PMPI)")
+            sys.exit(f"pmpi_compare: no {directory}/probe-np{np}-{variant}-*.txt (node_sweep.sh with SWEEP_PMPI, "
+                     "or bench/cluster/run.sh's pmpi step)")
         runs[variant] = []
         for path in paths:
             with open(path) as f:
-                runs[variant].append(probe_rows(f.read()))
-    return runs["mpi"], runs["pmpi"], runs["none"], f"node_sweep.sh {directory}, {np} ranks"
+                rows = probe_rows(f.read())
+            if not rows:
+                sys.exit(f"pmpi_compare: {path} holds no probe rows (a launch that failed: see it)")
+            runs[variant].append(rows)
+    return runs["mpi"], runs["pmpi"], runs["none"], f"{directory}, {np} ranks"
 
 
 def main():

@@ -123,7 +123,8 @@ void agree_settings() {
   rows.push_back({"HYMPI_PMPI_AFTER", mask ? s.after : 0, true});
   for (std::size_t op = 0; op < kOperations; ++op) {
     const bool bounded = s.intercepted[op] && Operation(op) != Operation::barrier;
-    const bool floored = bounded && op <= std::size_t(Operation::allreduce);  // within_bound's callers
+    const bool floored = s.intercepted[op] && (Operation(op) == Operation::bcast || Operation(op) == Operation::reduce ||
+                                               Operation(op) == Operation::allreduce);  // within_bound's callers
     const std::string which = std::string(" for ") + kOperationNames[op];
     rows.push_back({"HYMPI_PMPI_MIN_BYTES" + which, floored ? (long long)(s.bounds[op].min) : 0, true});
     rows.push_back({"HYMPI_PMPI_MAX_BYTES" + which, bounded ? (long long)(s.bounds[op].max) : 0, true});
