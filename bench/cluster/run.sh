@@ -105,10 +105,11 @@ pmpi() {
   rm -f "$out"/probe-np*-*.txt  # an earlier job's launches: none tabled as this one's
   local i served=(env "LD_PRELOAD=$lib" HYMPI_PMPI_AFTER=0 HYMPI_PMPI_MIN_BYTES=0 HYMPI_PMPI_MAX_BYTES=unlimited)
   [ -n "${EMULATE:-}" ] && served+=("HYMPI_NODE_SIZE=$EMULATE")
+  local command=("$probe" "${probe_args[@]+"${probe_args[@]}"}")
   for ((i = 1; i <= launches; i++)); do
-    launched "probe-np$tasks-mpi-$i" "$probe" "${probe_args[@]+"${probe_args[@]}"}"
-    launched "probe-np$tasks-pmpi-$i" "${served[@]}" HYMPI_PMPI=all "$probe" "${probe_args[@]+"${probe_args[@]}"}"
-    launched "probe-np$tasks-none-$i" "${served[@]}" HYMPI_PMPI=none "$probe" "${probe_args[@]+"${probe_args[@]}"}"
+    launched "probe-np$tasks-mpi-$i" "${command[@]}"
+    launched "probe-np$tasks-pmpi-$i" "${served[@]}" HYMPI_PMPI=all "${command[@]}"
+    launched "probe-np$tasks-none-$i" "${served[@]}" HYMPI_PMPI=none "${command[@]}"
   done
 }
 for step in "${steps[@]}"; do

@@ -101,9 +101,6 @@ Settings read_settings() {
 }
 
 void agree_settings() {
-  static bool agreed = false;  // once: a Fortran MPI_INIT may reach C MPI_Init through this library
-  if (agreed) return;
-  agreed = true;
   Settings& s = stored_settings();
   // What decides a call's path (or, the report, a collective call in MPI_Finalize), a value
   // per row, 0 where it decides nothing (the bounds of an operation not intercepted, the

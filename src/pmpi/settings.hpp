@@ -78,8 +78,8 @@ Settings read_settings();
 /// Stops the job, from every rank with one message, when the settings that decide a call's
 /// path differ between ranks (each rank would serve some calls the others hand to MPI: a
 /// hang or garbage); a rank at MPI_THREAD_MULTIPLE makes every rank hand every call to MPI.
-/// Collective over MPI_COMM_WORLD: called once, at the end of MPI_Init and MPI_Init_thread,
-/// where every rank is.
+/// Collective over MPI_COMM_WORLD: called at the end of MPI_Init and MPI_Init_thread (the
+/// Fortran entries reach those), where every rank is.
 void agree_settings();
 
 /// Read at the end of MPI_Init (agree_settings, which may set thread_multiple), else at the
