@@ -90,7 +90,7 @@ run() {  # name -- hympi-bench subcommand and its options
 }
 # The probe alone and preloaded, each rank given the library and its settings by `env` (a
 # launcher need not pass this shell's environment to other nodes); the settings are
-# node_sweep.sh's and pmpi_compare.py's: every call at every size, from the first.
+# bench/scripts/pmpi_served.env's: every call at every size, from the first.
 pmpi() {
   local probe=$(dirname "$bench")/hympi-osu-probe lib=${HYMPI_PMPI_LIB:-$(dirname "$bench")/../src/pmpi/libhympi_pmpi.so}
   local problem="" launches=${PMPI_LAUNCHES:-3}
@@ -103,7 +103,9 @@ pmpi() {
     return
   fi
   rm -f "$out"/probe-np*-*.txt  # an earlier job's launches: none tabled as this one's
-  local i served=(env "LD_PRELOAD=$lib" HYMPI_PMPI_AFTER=0 HYMPI_PMPI_MIN_BYTES=0 HYMPI_PMPI_MAX_BYTES=unlimited)
+  local i settings served=(env "LD_PRELOAD=$lib")
+  mapfile -t settings < <(grep -v '^#' "$repo/bench/scripts/pmpi_served.env")
+  served+=("${settings[@]}")
   [ -n "${EMULATE:-}" ] && served+=("HYMPI_NODE_SIZE=$EMULATE")
   local command=("$probe" "${probe_args[@]+"${probe_args[@]}"}")
   for ((i = 1; i <= launches; i++)); do

@@ -53,7 +53,7 @@ ldd "${programs[@]}" | awk '$2 == "=>" && $3 ~ /^\// {print $3}' | sort -u | whi
     *) cp -L "$lib" "$dir/lib/" ;;
   esac
 done
-cp "$(dirname "$0")/node_sweep.sh" "$dir/"
+cp "$(dirname "$0")/node_sweep.sh" "$(dirname "$0")/pmpi_served.env" "$dir/"
 printf '#!/usr/bin/env bash\nlauncher=%s\n' "$(basename "$mpiexec")" >"$dir/run.sh"
 cat >>"$dir/run.sh" <<'EOF'
 # Made by bench/scripts/device_bundle.sh: node_sweep.sh with this bundle (its header says more).

@@ -19,7 +19,7 @@
 #    socket, on two emulated sockets instead (HYMPI_EMULATE_SOCKETS=2:bunch, 2:scatter);
 #  - with SWEEP_PMPI (a libhympi_pmpi.so) and hympi-osu-probe beside BENCH: an unchanged MPI
 #    program timed OSU's way alone, with the library serving every call at every size
-#    (HYMPI_PMPI=all, HYMPI_PMPI_AFTER=0) and with the library loaded but serving none
+#    (HYMPI_PMPI=all and pmpi_served.env) and with the library loaded but serving none
 #    (HYMPI_PMPI=none), SWEEP_LAUNCHES of each interleaved, in probe-npN-{mpi,pmpi,none}-K.txt
 #    (bench/scripts/pmpi_compare.py --from OUT_DIR --np N tabulates them; SWEEP_PROBE_ARGS:
 #    the probe's options);
@@ -113,7 +113,8 @@ for ((i = 1; i <= (launches > 1 ? launches - 1 : 1); i++)); do
 done
 probe=$(dirname "$bench")/hympi-osu-probe
 if [ -n "${SWEEP_PMPI:-}" ] && [ -x "$probe" ]; then
-  served=(HYMPI_PMPI_AFTER=0 HYMPI_PMPI_MIN_BYTES=0 HYMPI_PMPI_MAX_BYTES=unlimited "LD_PRELOAD=$SWEEP_PMPI")
+  mapfile -t served < <(grep -v '^#' "$(dirname "$0")/pmpi_served.env")
+  served+=("LD_PRELOAD=$SWEEP_PMPI")
   for ((i = 1; i <= launches; i++)); do
     step "probe-np$top-mpi-$i" "$top" 120 PROGRAM="$probe" --
     step "probe-np$top-pmpi-$i" "$top" 120 PROGRAM="$probe" HYMPI_PMPI=all "${served[@]}" --

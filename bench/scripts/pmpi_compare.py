@@ -7,9 +7,8 @@ stencil, 8 B - 64 KiB per neighbour; unchanged buffers) in turn
 without the library, with it, and with it but HYMPI_PMPI=none (every call falls through: the
 library's own overhead), and prints per operation and size the median over launches of each
 (lowest-highest) and the ratios to MPI alone. The library runs with HYMPI_PMPI=all (the
-neighbourhood calls too), HYMPI_PMPI_AFTER=0 (a Context from the first call) and
-HYMPI_PMPI_MAX_BYTES=unlimited and HYMPI_PMPI_MIN_BYTES=0 (every size through hympi, to find
-the bounds) unless set. With --from it launches nothing and tabulates the probe outputs that
+neighbourhood calls too) and the settings of pmpi_served.env beside this script (a Context
+from the first call, every size through hympi, to find the bounds) unless set. With --from it launches nothing and tabulates the probe outputs that
 bench/scripts/node_sweep.sh wrote with SWEEP_PMPI or bench/cluster/run.sh's pmpi step
 (probe-npN-{mpi,pmpi,none}-K.txt).
 Standard library only.
@@ -85,9 +84,10 @@ def measure(args):
     mpiexec = launcher(args.build, args.np)
     extra = ["--iterations", str(args.iterations)] if args.iterations else []
     plain, preloaded, none = [], [], []
-    os.environ.setdefault("HYMPI_PMPI_AFTER", "0")
-    os.environ.setdefault("HYMPI_PMPI_MAX_BYTES", "unlimited")
-    os.environ.setdefault("HYMPI_PMPI_MIN_BYTES", "0")
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "pmpi_served.env")) as served:
+        for line in served:
+            if line.strip() and not line.startswith("#"):
+                os.environ.setdefault(*line.strip().split("=", 1))
     os.environ.setdefault("HYMPI_PMPI", "all")  # the neighbourhood calls too
     preload = ["env", f"LD_PRELOAD={library}"]
     for k in range(args.launches):  # interleaved: plain, preloaded, none, plain, ...

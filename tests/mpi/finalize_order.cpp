@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // A plain main(): hympi objects alive at MPI_Finalize are released there, and their
 // destructors afterwards make no MPI call, so the program exits 0 (ctest also fails on any
-// MPI complaint about calls after finalize). argv[1] says which objects outlive MPI_Finalize:
-//   scope    every kind, declared in main(): destroyed after `MPI_Finalize(); return 0;`
+// MPI complaint about calls after finalize); a rank whose objects gave a wrong result exits
+// 1. argv[1] says which objects outlive MPI_Finalize:
+//   scope    every kind, declared in main(): destroyed after MPI_Finalize, at main's return
 //   static   every kind, held by static pointers: destroyed at exit
 //   mixed    the Halo and the grid freed before MPI_Finalize, the rest after
 //   none     everything freed before MPI_Finalize (the reference)
@@ -16,6 +17,13 @@
 #include "hympi/hympi.hpp"
 
 namespace {
+
+int g_failures = 0;  // this rank's wrong results: its exit code
+
+void failed(const char* what, double value) {
+  std::printf("finalize-order: %s: %g\n", what, value);
+  ++g_failures;
+}
 
 struct Objects {
   hympi::Context ctx{MPI_COMM_WORLD};
@@ -38,10 +46,15 @@ struct Objects {
           for (std::size_t i = 0; i < part.size(); ++i) part[i] = double(first + i);
         },
         hympi::Writers::slices);
-    if (table[999] != 999.0) std::printf("finalize-order: NodeShared holds %g, not 999\n", table[999]);
+    if (table[999] != 999.0) failed("NodeShared holds a wrong value", table[999]);
     ctx.barrier();
     halo->update(v.data());
     ctx.allreduce(1.0, hympi::Op::sum);
+    // A plain MPI call beside them: with libhympi_pmpi preloaded (pmpi.preload.finalize.*)
+    // the library's own Context on MPI_COMM_WORLD is alive at MPI_Finalize too.
+    int ranks = 1;
+    MPI_Allreduce(MPI_IN_PLACE, &ranks, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (ranks != ctx.topology().world_size()) failed("MPI_Allreduce gave a wrong sum", ranks);
   }
 };
 
@@ -59,7 +72,7 @@ int main(int argc, char** argv) {
     objects.use();
     MPI_Finalize();
     if (rank == 0) std::printf("finalize-order: %s: MPI_Finalize returned\n", mode.c_str());
-    return 0;
+    return g_failures == 0 ? 0 : 1;
   }
   g_objects = std::make_unique<Objects>();
   g_objects->use();
@@ -71,5 +84,5 @@ int main(int argc, char** argv) {
   }
   MPI_Finalize();
   if (rank == 0) std::printf("finalize-order: %s: MPI_Finalize returned\n", mode.c_str());
-  return 0;
+  return g_failures == 0 ? 0 : 1;
 }
