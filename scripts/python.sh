@@ -10,7 +10,8 @@
 # same MPI as hympi (openmpi: Debian's python3-mpi4py; mpich: PyPI's binary mpi4py wheel,
 # whose MPICH build runs on Debian's MPICH through one library link). `pip install .` builds hympi
 # with that MPI's wrappers in build/python-<mpi>/build (kept: a rerun rebuilds only what
-# changed); a one-rank run checks the installed package, then ctest runs the pytest suites
+# changed); a one-rank run checks the installed package, a two-rank mpi4py run its
+# libhympi_pmpi (python -m hympi.pmpi), then ctest runs the pytest suites
 # under that MPI's launcher (label python). Needs scripts/deps.sh's packages and the
 # package registry.
 set -euo pipefail
@@ -68,6 +69,20 @@ import hympi
 with hympi.Context() as ctx:
     assert ctx.allreduce(2.0, "sum") == 2.0
 print("python.sh: installed", hympi.__file__, hympi.__version__, "on", hympi.mpi_library_version().splitlines()[0].split(",")[0])')
+
+# The installed libhympi_pmpi (python -m hympi.pmpi) under a plain mpi4py program: hympi
+# serves its MPI_Allreduce.
+preload=$("$python" -m hympi.pmpi)
+served=$(cd "$venv" && "$launcher" -n 2 env LD_PRELOAD="$preload" MPI4PY_RC_THREAD_LEVEL=funneled \
+  HYMPI_PMPI_AFTER=0 HYMPI_PMPI_REPORT=1 bin/python -c '
+import numpy as np
+from mpi4py import MPI
+x = np.ones(4)
+MPI.COMM_WORLD.Allreduce(MPI.IN_PLACE, x)
+assert (x == MPI.COMM_WORLD.size).all(), x')
+grep -qE 'MPI_Allreduce +<= 64 B +hympi ' <<<"$served" ||
+  { echo "python.sh: $preload did not serve mpi4py's MPI_Allreduce:" >&2; echo "$served" >&2; exit 1; }
+echo "python.sh: installed $preload serves mpi4py's MPI_Allreduce"
 
 echo "python.sh: [${SECONDS} s] tests"
 ctest --test-dir "$venv/build" -L python -j2 --output-on-failure ${CTEST_ARGS:-}

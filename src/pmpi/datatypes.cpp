@@ -61,7 +61,7 @@ std::optional<Op> reduction_op(MPI_Op op) {
   return std::nullopt;
 }
 
-std::optional<Words> broadcast_words(MPI_Datatype type, int count, std::size_t bytes) {
+std::optional<Words> broadcast_words(MPI_Datatype type, std::int64_t count, std::size_t bytes) {
   if (type == MPI_DATATYPE_NULL || count < 0) return std::nullopt;
   int integers = 0, addresses = 0, datatypes = 0, combiner = 0;
   if (PMPI_Type_get_envelope(type, &integers, &addresses, &datatypes, &combiner) != MPI_SUCCESS ||
@@ -72,7 +72,7 @@ std::optional<Words> broadcast_words(MPI_Datatype type, int count, std::size_t b
   return std::nullopt;
 }
 
-std::size_t bytes_of(MPI_Datatype type, int count) {
+std::size_t bytes_of(MPI_Datatype type, std::int64_t count) {
   int size = 0;
   if (type == MPI_DATATYPE_NULL || count < 0 || PMPI_Type_size(type, &size) != MPI_SUCCESS) return 0;
   return std::size_t(size) * std::size_t(count);

@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 
 #include "hympi/types.hpp"
@@ -24,9 +25,9 @@ struct Words {
   Datatype type;
   std::size_t count;
 };
-std::optional<Words> broadcast_words(MPI_Datatype type, int count, std::size_t bytes);
+std::optional<Words> broadcast_words(MPI_Datatype type, std::int64_t count, std::size_t bytes);
 
 /// count x the size of `type` (0 for a type MPI cannot size).
-std::size_t bytes_of(MPI_Datatype type, int count);
+std::size_t bytes_of(MPI_Datatype type, std::int64_t count);
 
 }  // namespace hympi::pmpi

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // libhympi_pmpi: MPI's profiling interface. Preloaded (LD_PRELOAD) or linked before libmpi,
-// these definitions of MPI_Barrier, MPI_Bcast, MPI_Reduce, MPI_Allreduce,
-// MPI_Neighbor_alltoall and MPI_Neighbor_alltoallv serve a call through its communicator's
+// these definitions of MPI_Barrier, MPI_Bcast, MPI_Reduce, MPI_Allreduce (and MPI-4's
+// large-count MPI_Bcast_c, MPI_Reduce_c, MPI_Allreduce_c, which mpi4py 4 calls where MPI
+// has them), MPI_Neighbor_alltoall and MPI_Neighbor_alltoallv serve a call through its communicator's
 // hympi Context (and, for the neighbourhood calls, its Halo: neighbor.hpp) when they can do
 // so exactly, and hand every other call to PMPI unchanged. exports.map makes these the only
 // symbols the library exports: the hympi inside it stays private, beside any hympi the
@@ -21,6 +22,7 @@
 //  - While hympi runs, its own MPI calls on this thread go to PMPI (Inside).
 #include <mpi.h>
 
+#include <cstdint>
 #include <exception>
 #include <optional>
 
@@ -60,7 +62,7 @@ struct Reduction {
   Datatype type;
   Op op;
 };
-Reduction reduction(Operation which, MPI_Comm comm, MPI_Datatype datatype, MPI_Op op, int count,
+Reduction reduction(Operation which, MPI_Comm comm, MPI_Datatype datatype, MPI_Op op, std::int64_t count,
                     Context*& context) {
   Reduction r{first_path(which, comm, context), Datatype::float64, Op::sum};
   if (r.path == Path::hympi) {
@@ -88,10 +90,56 @@ int run(MPI_Comm comm, Serve serve) {
   }
 }
 
+// MPI_Bcast, MPI_Reduce, MPI_Allreduce and (MPI-4) their large-count forms MPI_Bcast_c, ...:
+// `mpi` is the PMPI call of the same form, for every call hympi does not serve.
+template <class Count>
+int bcast(void* buffer, Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+          int (*mpi)(void*, Count, MPI_Datatype, int, MPI_Comm)) {
+  if (Inside::now() || straight_to_mpi(Operation::bcast)) return mpi(buffer, count, datatype, root, comm);
+  Context* context;
+  Path path = first_path(Operation::bcast, comm, context);
+  std::optional<Words> words;
+  if (path == Path::hympi) {
+    const std::size_t bytes = bytes_of(datatype, count);
+    words = broadcast_words(datatype, count, bytes);
+    path = words ? within_bound(path, Operation::bcast, bytes) : Path::datatype;
+  }
+  count_call(Operation::bcast, path, datatype, count);
+  if (path != Path::hympi) return mpi(buffer, count, datatype, root, comm);
+  return run(comm, [&] { context->bcast(buffer, words->count, words->type, root); });
+}
+
+template <class Count>
+int reduce(const void* sendbuf, void* recvbuf, Count count, MPI_Datatype datatype, MPI_Op op, int root,
+           MPI_Comm comm, int (*mpi)(const void*, void*, Count, MPI_Datatype, MPI_Op, int, MPI_Comm)) {
+  if (Inside::now() || straight_to_mpi(Operation::reduce))
+    return mpi(sendbuf, recvbuf, count, datatype, op, root, comm);
+  Context* context;
+  const auto r = reduction(Operation::reduce, comm, datatype, op, count, context);
+  if (r.path != Path::hympi) return mpi(sendbuf, recvbuf, count, datatype, op, root, comm);
+  int rank = 0;
+  PMPI_Comm_rank(comm, &rank);
+  const void* in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;  // MPI_IN_PLACE: at the root only
+  void* out = rank == root ? recvbuf : nullptr;
+  return run(comm, [&] { context->reduce(in, out, std::size_t(count), r.type, r.op, root); });
+}
+
+template <class Count>
+int allreduce(const void* sendbuf, void* recvbuf, Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+              int (*mpi)(const void*, void*, Count, MPI_Datatype, MPI_Op, MPI_Comm)) {
+  if (Inside::now() || straight_to_mpi(Operation::allreduce)) return mpi(sendbuf, recvbuf, count, datatype, op, comm);
+  Context* context;
+  const auto r = reduction(Operation::allreduce, comm, datatype, op, count, context);
+  if (r.path != Path::hympi) return mpi(sendbuf, recvbuf, count, datatype, op, comm);
+  const void* in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  return run(comm, [&] { context->allreduce(in, recvbuf, std::size_t(count), r.type, r.op); });
+}
+
 // A neighbourhood call: the communicator's exchange, made (collectively: every rank of a
 // correct program reaches this call with the same path) at its first served call.
 int neighbor_alltoall(Operation which, const Blocks& send, const Blocks& recv, MPI_Comm comm,
                       int (*fall_through)(const Blocks&, const Blocks&, MPI_Comm)) {
+  if (Inside::now()) return fall_through(send, recv, comm);
   Context* context;
   Path path = first_path(which, comm, context);
   NeighborSlot* slot = nullptr;
@@ -121,6 +169,7 @@ int neighbor_alltoall(Operation which, const Blocks& send, const Blocks& recv, M
 int neighbor_init(Operation which, const Blocks& send, const Blocks& recv, MPI_Comm comm, MPI_Info info,
                   MPI_Request* request,
                   int (*fall_through)(const Blocks&, const Blocks&, MPI_Comm, MPI_Info, MPI_Request*)) {
+  if (Inside::now()) return fall_through(send, recv, comm, info, request);
   Context* context;
   Path path = first_path(which, comm, context, true);
   NeighborSlot* slot = nullptr;
@@ -163,58 +212,50 @@ int MPI_Barrier(MPI_Comm comm) {
 }
 
 int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
-  if (Inside::now() || hympi::pmpi::straight_to_mpi(Operation::bcast)) return PMPI_Bcast(buffer, count, datatype, root, comm);
-  Context* context;
-  Path path = hympi::pmpi::first_path(Operation::bcast, comm, context);
-  std::optional<hympi::pmpi::Words> words;
-  if (path == Path::hympi) {
-    const std::size_t bytes = hympi::pmpi::bytes_of(datatype, count);
-    words = hympi::pmpi::broadcast_words(datatype, count, bytes);
-    path = words ? hympi::pmpi::within_bound(path, Operation::bcast, bytes) : Path::datatype;
-  }
-  hympi::pmpi::count_call(Operation::bcast, path, datatype, count);
-  if (path != Path::hympi) return PMPI_Bcast(buffer, count, datatype, root, comm);
-  return hympi::pmpi::run(comm, [&] { context->bcast(buffer, words->count, words->type, root); });
+  return hympi::pmpi::bcast(buffer, count, datatype, root, comm, PMPI_Bcast);
 }
 
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                MPI_Comm comm) {
-  if (Inside::now() || hympi::pmpi::straight_to_mpi(Operation::reduce)) return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
-  Context* context;
-  const auto r = hympi::pmpi::reduction(Operation::reduce, comm, datatype, op, count, context);
-  if (r.path != Path::hympi) return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
-  int rank = 0;
-  PMPI_Comm_rank(comm, &rank);
-  const void* in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;  // MPI_IN_PLACE: at the root only
-  void* out = rank == root ? recvbuf : nullptr;
-  return hympi::pmpi::run(comm, [&] { context->reduce(in, out, std::size_t(count), r.type, r.op, root); });
+  return hympi::pmpi::reduce(sendbuf, recvbuf, count, datatype, op, root, comm, PMPI_Reduce);
 }
 
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  if (Inside::now() || hympi::pmpi::straight_to_mpi(Operation::allreduce)) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
-  Context* context;
-  const auto r = hympi::pmpi::reduction(Operation::allreduce, comm, datatype, op, count, context);
-  if (r.path != Path::hympi) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
-  const void* in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  return hympi::pmpi::run(comm, [&] { context->allreduce(in, recvbuf, std::size_t(count), r.type, r.op); });
+  return hympi::pmpi::allreduce(sendbuf, recvbuf, count, datatype, op, comm, PMPI_Allreduce);
 }
 
+#if MPI_VERSION >= 4  // the large-count forms (MPICH 4 and 5; Open MPI 5.0 has none)
+int MPI_Bcast_c(void* buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  return hympi::pmpi::bcast(buffer, count, datatype, root, comm, PMPI_Bcast_c);
+}
+
+int MPI_Reduce_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root,
+                 MPI_Comm comm) {
+  return hympi::pmpi::reduce(sendbuf, recvbuf, count, datatype, op, root, comm, PMPI_Reduce_c);
+}
+
+int MPI_Allreduce_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                    MPI_Comm comm) {
+  return hympi::pmpi::allreduce(sendbuf, recvbuf, count, datatype, op, comm, PMPI_Allreduce_c);
+}
+#endif
+
+// The neighbourhood calls: each names its PMPI call for what hympi does not serve; the
+// large-count forms (MPI-4: MPICH 4 and 5) give their MPI_Count counts and MPI_Aint
+// displacements as the wide arrays of Blocks.
 int MPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                           MPI_Datatype recvtype, MPI_Comm comm) {
-  if (Inside::now()) return PMPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   return hympi::pmpi::neighbor_alltoall(
       Operation::neighbor_alltoall, {sendbuf, nullptr, nullptr, sendcount, sendtype},
       {recvbuf, nullptr, nullptr, recvcount, recvtype}, comm, [](const auto& s, const auto& r, MPI_Comm c) {
-        return PMPI_Neighbor_alltoall(s.buffer, s.count, s.type, const_cast<void*>(r.buffer), r.count, r.type, c);
+        return PMPI_Neighbor_alltoall(s.buffer, int(s.count), s.type, const_cast<void*>(r.buffer), int(r.count),
+                                      r.type, c);
       });
 }
 
 int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                            void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                            MPI_Comm comm) {
-  if (Inside::now())
-    return PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
-                                   comm);
   return hympi::pmpi::neighbor_alltoall(
       Operation::neighbor_alltoallv, {sendbuf, sendcounts, sdispls, 0, sendtype},
       {recvbuf, recvcounts, rdispls, 0, recvtype}, comm, [](const auto& s, const auto& r, MPI_Comm c) {
@@ -223,28 +264,45 @@ int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const in
       });
 }
 
+#if MPI_VERSION >= 4
+int MPI_Neighbor_alltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                            MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  return hympi::pmpi::neighbor_alltoall(
+      Operation::neighbor_alltoall, {sendbuf, nullptr, nullptr, sendcount, sendtype},
+      {recvbuf, nullptr, nullptr, recvcount, recvtype}, comm, [](const auto& s, const auto& r, MPI_Comm c) {
+        return PMPI_Neighbor_alltoall_c(s.buffer, s.count, s.type, const_cast<void*>(r.buffer), r.count, r.type, c);
+      });
+}
+
+int MPI_Neighbor_alltoallv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                             MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[],
+                             const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  return hympi::pmpi::neighbor_alltoall(
+      Operation::neighbor_alltoallv, {sendbuf, nullptr, nullptr, 0, sendtype, sendcounts, sdispls},
+      {recvbuf, nullptr, nullptr, 0, recvtype, recvcounts, rdispls}, comm,
+      [](const auto& s, const auto& r, MPI_Comm c) {
+        return PMPI_Neighbor_alltoallv_c(s.buffer, s.wide_counts, s.wide_displs, s.type, const_cast<void*>(r.buffer),
+                                         r.wide_counts, r.wide_displs, r.type, c);
+      });
+}
+#endif
+
 #ifdef HYMPI_PMPI_PERSISTENT
 int MPI_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                MPI_Request* request) {
-  if (Inside::now())
-    return PMPI_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
-                                       request);
   return hympi::pmpi::neighbor_init(
       Operation::neighbor_alltoall, {sendbuf, nullptr, nullptr, sendcount, sendtype},
       {recvbuf, nullptr, nullptr, recvcount, recvtype}, comm, info, request,
       [](const auto& s, const auto& r, MPI_Comm c, MPI_Info i, MPI_Request* q) {
-        return PMPI_Neighbor_alltoall_init(s.buffer, s.count, s.type, const_cast<void*>(r.buffer), r.count, r.type,
-                                           c, i, q);
+        return PMPI_Neighbor_alltoall_init(s.buffer, int(s.count), s.type, const_cast<void*>(r.buffer), int(r.count),
+                                           r.type, c, i, q);
       });
 }
 
 int MPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                 MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  if (Inside::now())
-    return PMPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                                        recvtype, comm, info, request);
   return hympi::pmpi::neighbor_init(
       Operation::neighbor_alltoallv, {sendbuf, sendcounts, sdispls, 0, sendtype},
       {recvbuf, recvcounts, rdispls, 0, recvtype}, comm, info, request,
@@ -253,6 +311,34 @@ int MPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], con
                                             r.counts, r.displs, r.type, c, i, q);
       });
 }
+
+#if MPI_VERSION >= 4
+int MPI_Neighbor_alltoall_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                 MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                 MPI_Request* request) {
+  return hympi::pmpi::neighbor_init(
+      Operation::neighbor_alltoall, {sendbuf, nullptr, nullptr, sendcount, sendtype},
+      {recvbuf, nullptr, nullptr, recvcount, recvtype}, comm, info, request,
+      [](const auto& s, const auto& r, MPI_Comm c, MPI_Info i, MPI_Request* q) {
+        return PMPI_Neighbor_alltoall_init_c(s.buffer, s.count, s.type, const_cast<void*>(r.buffer), r.count, r.type,
+                                             c, i, q);
+      });
+}
+
+int MPI_Neighbor_alltoallv_init_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                  MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[],
+                                  const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                  MPI_Request* request) {
+  return hympi::pmpi::neighbor_init(
+      Operation::neighbor_alltoallv, {sendbuf, nullptr, nullptr, 0, sendtype, sendcounts, sdispls},
+      {recvbuf, nullptr, nullptr, 0, recvtype, recvcounts, rdispls}, comm, info, request,
+      [](const auto& s, const auto& r, MPI_Comm c, MPI_Info i, MPI_Request* q) {
+        return PMPI_Neighbor_alltoallv_init_c(s.buffer, s.wide_counts, s.wide_displs, s.type,
+                                              const_cast<void*>(r.buffer), r.wide_counts, r.wide_displs, r.type, c, i,
+                                              q);
+      });
+}
+#endif
 #endif
 
 int MPI_Init(int* argc, char*** argv) {

@@ -2,6 +2,7 @@
 #include "pmpi/neighbor.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <cstring>
 #include <set>
@@ -59,7 +60,25 @@ std::size_t words_for(std::size_t bytes) { return kHeader + (bytes + 7) / 8; }
 
 // Bytes of block i (0 for a negative count, which the exchange reports).
 std::size_t block_bytes(const Blocks& b, int i, const TypeLayout& t) {
-  return std::size_t(std::max(b.count_of(i), 0)) * t.size;
+  return std::size_t(std::max(b.count_of(i), std::int64_t(0))) * t.size;
+}
+
+// MPI's point-to-point for a block that goes beside the slots: the large-count form for a
+// count above INT_MAX (such counts come only through the large-count entry points, which
+// exist where MPI has that form).
+int isend(const void* buffer, std::int64_t count, MPI_Datatype type, int to, int tag, MPI_Comm comm,
+          MPI_Request* request) {
+#if MPI_VERSION >= 4
+  if (count > INT_MAX) return PMPI_Isend_c(buffer, MPI_Count(count), type, to, tag, comm, request);
+#endif
+  return PMPI_Isend(buffer, int(count), type, to, tag, comm, request);
+}
+int irecv(void* buffer, std::int64_t count, MPI_Datatype type, int from, int tag, MPI_Comm comm,
+          MPI_Request* request) {
+#if MPI_VERSION >= 4
+  if (count > INT_MAX) return PMPI_Irecv_c(buffer, MPI_Count(count), type, from, tag, comm, request);
+#endif
+  return PMPI_Irecv(buffer, int(count), type, from, tag, comm, request);
 }
 
 }  // namespace
@@ -156,7 +175,7 @@ void NeighborExchange::start(const Blocks& send, const TypeLayout& st) {
   halo_->acquire();
   for (std::size_t i = 0; i < destinations_.size(); ++i) {
     if (destinations_[i] == MPI_PROC_NULL) continue;
-    const int count = send.count_of(int(i));
+    const std::int64_t count = send.count_of(int(i));
     const std::span<int64_t> slot = halo_->send_buffer<int64_t>(out_slot_[i]);
     if (count < 0) {  // MPI's error: its receiver hears 0 bytes, and says so too
       note("hympi: a negative send count (" + std::to_string(count) + ") for neighbour " + std::to_string(i));
@@ -164,22 +183,24 @@ void NeighborExchange::start(const Blocks& send, const TypeLayout& st) {
       continue;
     }
     const auto* from = static_cast<const char*>(send.buffer) + send.offset(int(i)) * st.extent;
-    const std::size_t bytes = block_bytes(send, int(i), st), room = (slot.size() - kHeader) * 8;
+    // A slot's message is at most INT_MAX bytes (MPI_Pack's int counts), the others go by MPI.
+    const std::size_t bytes = block_bytes(send, int(i), st);
+    const std::size_t room = std::min((slot.size() - kHeader) * 8, std::size_t(INT_MAX));
     int packed = 0;
-    if (bytes <= room && !st.contiguous) PMPI_Pack_size(count, send.type, comm_, &packed);
+    if (bytes <= room && !st.contiguous) PMPI_Pack_size(int(count), send.type, comm_, &packed);
     if (bytes <= room && (st.contiguous || std::size_t(packed) <= room)) {
       int position = int(bytes);  // what the receiver reads: a packed form longer than the data
       if (st.contiguous) {          // is a count mismatch there, not garbage
         if (bytes) std::memcpy(slot.data() + kHeader, from, bytes);
       } else {
         position = 0;
-        PMPI_Pack(from, count, send.type, slot.data() + kHeader, int(room), &position, comm_);
+        PMPI_Pack(from, int(count), send.type, slot.data() + kHeader, int(room), &position, comm_);
       }
       slot[0] = position;
     } else {
       slot[0] = -1 - int64_t(bytes);
       requests_.emplace_back();
-      PMPI_Isend(from, count, send.type, destinations_[i], tag_, side_, &requests_.back());
+      isend(from, count, send.type, destinations_[i], tag_, side_, &requests_.back());
     }
   }
   halo_->begin_buffers();
@@ -191,7 +212,7 @@ void NeighborExchange::finish(const Blocks& recv, const TypeLayout& rt) {
   for (std::size_t j = 0; j < sources_.size(); ++j) {
     if (sources_[j] == MPI_PROC_NULL) continue;
     const std::span<const int64_t> slot = halo_->recv_buffer<int64_t>(in_slot_[j]);
-    const int count = recv.count_of(int(j));
+    const std::int64_t count = recv.count_of(int(j));
     const std::size_t expected = block_bytes(recv, int(j), rt);
     auto* to = static_cast<char*>(const_cast<void*>(recv.buffer)) + recv.offset(int(j)) * rt.extent;
     const bool in_slot = slot[0] >= 0;
@@ -202,16 +223,18 @@ void NeighborExchange::finish(const Blocks& recv, const TypeLayout& rt) {
            "differ between neighbours)");
       if (!in_slot) {  // received all the same: nothing is left behind in MPI
         discard.resize(std::max(discard.size(), bytes));
-        PMPI_Recv(discard.data(), int(bytes), MPI_BYTE, sources_[j], tag_, side_, MPI_STATUS_IGNORE);
+        MPI_Request request;
+        irecv(discard.data(), std::int64_t(bytes), MPI_BYTE, sources_[j], tag_, side_, &request);
+        PMPI_Wait(&request, MPI_STATUS_IGNORE);
       }
     } else if (!in_slot) {
       requests_.emplace_back();
-      PMPI_Irecv(to, count, recv.type, sources_[j], tag_, side_, &requests_.back());
+      irecv(to, count, recv.type, sources_[j], tag_, side_, &requests_.back());
     } else if (rt.contiguous) {
       if (bytes) std::memcpy(to, slot.data() + kHeader, bytes);
-    } else {
+    } else if (bytes) {  // a slot holds at most INT_MAX bytes: the count of nonempty elements fits an int
       int position = 0;
-      PMPI_Unpack(slot.data() + kHeader, int(bytes), &position, to, count, recv.type, comm_);
+      PMPI_Unpack(slot.data() + kHeader, int(bytes), &position, to, int(count), recv.type, comm_);
     }
   }
   PMPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);

@@ -27,6 +27,7 @@
 
 #include <mpi.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -42,10 +43,14 @@ struct Blocks {
   const void* buffer;  // the receive side's is the program's writable buffer
   const int* counts;  // null: `count` for every neighbour (MPI_Neighbor_alltoall)
   const int* displs;  // null: block i starts at i * count
-  int count;
+  std::int64_t count;
   MPI_Datatype type;
-  int count_of(int i) const { return counts ? counts[i] : count; }
-  MPI_Aint offset(int i) const { return displs ? MPI_Aint(displs[i]) : MPI_Aint(i) * count; }
+  const MPI_Count* wide_counts = nullptr;  // the large-count forms' (MPI_Neighbor_alltoallv_c):
+  const MPI_Aint* wide_displs = nullptr;   // in place of counts and displs
+  std::int64_t count_of(int i) const { return wide_counts ? wide_counts[i] : counts ? counts[i] : count; }
+  MPI_Aint offset(int i) const {
+    return wide_displs ? wide_displs[i] : displs ? MPI_Aint(displs[i]) : MPI_Aint(i * count);
+  }
 };
 
 /// What a call needs of a type: its extent, its size, whether memcpy moves it.

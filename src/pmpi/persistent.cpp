@@ -19,7 +19,8 @@ std::unordered_map<MPI_Request, PersistentNeighbor*>& registry() {
 }
 
 // One side's arrays copied (null stays null: the uniform form), `count` entries.
-void keep(const int* from, int count, std::vector<int>& into, const int*& pointer) {
+template <class T>
+void keep(const T* from, int count, std::vector<T>& into, const T*& pointer) {
   if (!from) return;
   into.assign(from, from + count);
   pointer = into.data();
@@ -57,6 +58,10 @@ PersistentNeighbor::PersistentNeighbor(Operation which, Context& context, Neighb
   keep(send.displs, out, displs_[0], send_.displs);
   keep(recv.counts, in, counts_[1], recv_.counts);
   keep(recv.displs, in, displs_[1], recv_.displs);
+  keep(send.wide_counts, out, wide_counts_[0], send_.wide_counts);
+  keep(send.wide_displs, out, wide_displs_[0], send_.wide_displs);
+  keep(recv.wide_counts, in, wide_counts_[1], recv_.wide_counts);
+  keep(recv.wide_displs, in, wide_displs_[1], recv_.wide_displs);
   exchange_ = std::make_unique<NeighborExchange>(context, comm, send_, recv_, max_bytes, slot.side(comm),
                                                  slot.next_tag());
   send_.type = own(send.type);  // once nothing can throw: the destructor gives them back

@@ -88,6 +88,8 @@ class PersistentNeighbor {
   Context& context_;
   MPI_Comm comm_;
   std::vector<int> counts_[2], displs_[2];  // the program's arrays, copied
+  std::vector<MPI_Count> wide_counts_[2];   // or those of the large-count form
+  std::vector<MPI_Aint> wide_displs_[2];
   Blocks send_, recv_;     // their types: the request's own (derived ones duplicated)
   TypeLayout layouts_[2];  // send_.type's, recv_.type's
   std::size_t bytes_;  // this rank's send bytes, for the report

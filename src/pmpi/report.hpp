@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstdint>
 
 #include "pmpi/datatypes.hpp"
 #include "pmpi/paths.hpp"
@@ -20,7 +21,7 @@ void count_bytes(Operation op, Path path, std::size_t bytes);
 inline bool counting() { return settings().report; }
 /// Counts a call of `count` elements of `type` (none for a barrier) when HYMPI_PMPI_REPORT
 /// is set; else returns at once: the tally costs nothing a program does not print.
-inline void count_call(Operation op, Path path, MPI_Datatype type = MPI_DATATYPE_NULL, int count = 0) {
+inline void count_call(Operation op, Path path, MPI_Datatype type = MPI_DATATYPE_NULL, std::int64_t count = 0) {
   if (counting()) count_bytes(op, path, bytes_of(type, count));
 }
 /// Collective over MPI_COMM_WORLD (called from MPI_Finalize, before PMPI_Finalize).

@@ -2,7 +2,8 @@
 // A plain MPI program (no hympi header, no hympi call), run with libhympi_pmpi preloaded or
 // linked before libmpi. Every intercepted call is checked against PMPI on the same data:
 // integer, min and max results identical, floating-point sums identical on every rank and
-// equal to MPI's within rounding (exact where the inputs make every order exact).
+// equal to MPI's within rounding (exact where the inputs make every order exact). Where MPI
+// has them (MPI-4), the large-count forms (MPI_Allreduce_c, ...) too.
 //   test_pmpi check      every operation, type, op, size and root on COMM_WORLD, a
 //                        duplicate, a split, short-lived duplicates, a communicator never
 //                        freed; calls hympi cannot serve (derived and unsigned types, user
@@ -93,6 +94,10 @@ static void reductions(MPI_Comm comm, int it) {
         PMPI_Allreduce(in, ref, n, t->type, ops[oi], comm);
         compare(t, ops[oi], exact, out, ref, n, "MPI_Allreduce");
         same_everywhere(comm, out, (size_t)n * t->size, "MPI_Allreduce");
+#if MPI_VERSION >= 4  // the large-count form
+        CHECK(MPI_Allreduce_c(in, out, n, t->type, ops[oi], comm) == MPI_SUCCESS, "MPI_Allreduce_c failed");
+        compare(t, ops[oi], exact, out, ref, n, "MPI_Allreduce_c");
+#endif
         memcpy(out, in, (size_t)n * t->size);  // in place
         CHECK(MPI_Allreduce(MPI_IN_PLACE, out, n, t->type, ops[oi], comm) == MPI_SUCCESS, "in place failed");
         compare(t, ops[oi], exact, out, ref, n, "MPI_Allreduce(MPI_IN_PLACE)");
@@ -103,6 +108,11 @@ static void reductions(MPI_Comm comm, int it) {
                   MPI_SUCCESS, "MPI_Reduce failed");
         PMPI_Reduce(in, ref, n, t->type, ops[oi], root, comm);
         if (rank == root) compare(t, ops[oi], exact, out, ref, n, "MPI_Reduce");
+#if MPI_VERSION >= 4
+        CHECK(MPI_Reduce_c(in, rank == root ? out : NULL, n, t->type, ops[oi], root, comm) == MPI_SUCCESS,
+              "MPI_Reduce_c failed");
+        if (rank == root) compare(t, ops[oi], exact, out, ref, n, "MPI_Reduce_c");
+#endif
       }
 }
 
@@ -119,7 +129,12 @@ static void broadcasts(MPI_Comm comm, int it) {
     MPI_Datatype type = n % 8 == 0 ? MPI_DOUBLE : n % 4 == 0 ? MPI_INT : MPI_CHAR;
     int tsize;
     MPI_Type_size(type, &tsize);
-    CHECK(MPI_Bcast(data, n / tsize, type, root, comm) == MPI_SUCCESS, "MPI_Bcast failed");
+#if MPI_VERSION >= 4  // odd calls: the large-count form
+    if (it % 2)
+      CHECK(MPI_Bcast_c(data, n / tsize, type, root, comm) == MPI_SUCCESS, "MPI_Bcast_c failed");
+    else
+#endif
+      CHECK(MPI_Bcast(data, n / tsize, type, root, comm) == MPI_SUCCESS, "MPI_Bcast failed");
     for (int i = 0; i < n; ++i) CHECK(data[i] == (unsigned char)(i * 7 + it), "MPI_Bcast byte %d of %d", i, n);
   }
   CHECK(MPI_Barrier(comm) == MPI_SUCCESS, "MPI_Barrier failed");
@@ -216,6 +231,12 @@ static void mismatch_mode(int fatal) {
     MPI_Error_string(code, text, &length);
     CHECK(strstr(text, "hympi") && strstr(text, "allreduce"), "error string '%s'", text);
     if (world_rank == 0) printf("test_pmpi: every rank got: %s\n", text);
+#if MPI_VERSION >= 4  // the large-count form too: hympi's error, so the library served it
+    code = MPI_Allreduce_c(in, out, count, MPI_DOUBLE, MPI_SUM, comm);
+    MPI_Error_string(code, text, &length);
+    CHECK(code != MPI_SUCCESS && strstr(text, "hympi"), "MPI_Allreduce_c, a count that differs on rank 1: '%s'",
+          code == MPI_SUCCESS ? "MPI_SUCCESS" : text);
+#endif
     const int root = world_rank == 1 ? 1 : 0;
     code = MPI_Bcast(in, 8, MPI_DOUBLE, root, comm);
     CHECK(code != MPI_SUCCESS, "a root that differs on rank 1: MPI_Bcast returned MPI_SUCCESS");

@@ -11,7 +11,8 @@
 //       MPI_Startall + MPI_Waitall, MPI_Test loops, MPI_Waitany and MPI_Waitsome until all
 //       are done, MPI_Testall and MPI_Request_get_status loops, both requests in flight
 //       together and completed in reverse); every seventh call the requests are freed and
-//       made again with other counts (the freed exchanges are released at the next init)
+//       made again with other counts (the freed exchanges are released at the next init),
+//       every other generation in the large-count form (MPI_Neighbor_alltoallv_init_c)
 //   test_pmpi_persistent twice     under MPI_ERRORS_RETURN, rank 1 starts its request again
 //       while it is active: an error on every rank, none waits (twice_mode says how)
 //   test_pmpi_persistent orphan    a request whose communicator is freed first: starting it
@@ -52,6 +53,10 @@ typedef struct {
   int uniform, generation;
   int in, out, sources[kMaxNeighbors], destinations[kMaxNeighbors];
   int scounts[kMaxNeighbors], sdispls[kMaxNeighbors], rcounts[kMaxNeighbors], rdispls[kMaxNeighbors];
+#if MPI_VERSION >= 4  // the same for the large-count form (kept as long as the request)
+  MPI_Count wscounts[kMaxNeighbors], wrcounts[kMaxNeighbors];
+  MPI_Aint wsdispls[kMaxNeighbors], wrdispls[kMaxNeighbors];
+#endif
   MPI_Datatype rtype;  // the reference's; the request got its own copy, freed after the init
   MPI_Datatype decoy;  // made after that free, so that it may take the freed handle
   MPI_Datatype kept;   // or, for a request left to MPI, the copy kept until the request's free
@@ -88,11 +93,23 @@ static int make(Exchange* e, MPI_Comm comm, int uniform, int g, int fail_rank, i
   MPI_Datatype rtype;  // a derived type the program frees once hympi's request is made
   MPI_Type_dup(e->rtype, &rtype);
   int code;
-  if (uniform)
+  const int wide = MPI_VERSION >= 4 && g % 2;  // odd generations: the large-count form (MPI-4)
+  if (uniform && !wide)
     code = MPI_Neighbor_alltoall_init(e->send, same, MPI_DOUBLE, e->got, same, rtype, comm, MPI_INFO_NULL, &e->mine);
-  else
+  else if (!wide)
     code = MPI_Neighbor_alltoallv_init(e->send, e->scounts, e->sdispls, MPI_DOUBLE, e->got, e->rcounts, e->rdispls,
                                        rtype, comm, MPI_INFO_NULL, &e->mine);
+#if MPI_VERSION >= 4
+  else if (uniform)
+    code = MPI_Neighbor_alltoall_init_c(e->send, same, MPI_DOUBLE, e->got, same, rtype, comm, MPI_INFO_NULL,
+                                        &e->mine);
+  else {
+    for (int i = 0; i < e->out; ++i) e->wscounts[i] = e->scounts[i], e->wsdispls[i] = e->sdispls[i];
+    for (int j = 0; j < e->in; ++j) e->wrcounts[j] = e->rcounts[j], e->wrdispls[j] = e->rdispls[j];
+    code = MPI_Neighbor_alltoallv_init_c(e->send, e->wscounts, e->wsdispls, MPI_DOUBLE, e->got, e->wrcounts,
+                                         e->wrdispls, rtype, comm, MPI_INFO_NULL, &e->mine);
+  }
+#endif
   e->kept = MPI_DATATYPE_NULL;
   if (mpi)
     e->kept = rtype;
