@@ -192,6 +192,61 @@ int neighbor_init(Operation which, const Blocks& send, const Blocks& recv, MPI_C
 }
 #endif
 
+// MPI_Neighbor_alltoall, MPI_Neighbor_alltoall_c and their _init forms: one count for every
+// neighbour, of `Count`; `mpi` is the PMPI call of the same form.
+template <auto mpi, class Count>
+int uniform_alltoall(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
+                     MPI_Datatype recvtype, MPI_Comm comm) {
+  return neighbor_alltoall(Operation::neighbor_alltoall, {sendbuf, nullptr, nullptr, sendcount, sendtype},
+                           {recvbuf, nullptr, nullptr, recvcount, recvtype}, comm,
+                           [](const Blocks& s, const Blocks& r, MPI_Comm c) {
+                             return mpi(s.buffer, Count(s.count), s.type, const_cast<void*>(r.buffer), Count(r.count),
+                                        r.type, c);
+                           });
+}
+
+// MPI_Neighbor_alltoallv, MPI_Neighbor_alltoallv_c and their _init forms: counts of `Count`
+// and displacements of `Displacement` per neighbour.
+template <auto mpi, class Count, class Displacement>
+int varying_alltoall(const void* sendbuf, const Count sendcounts[], const Displacement sdispls[],
+                     MPI_Datatype sendtype, void* recvbuf, const Count recvcounts[], const Displacement rdispls[],
+                     MPI_Datatype recvtype, MPI_Comm comm) {
+  return neighbor_alltoall(Operation::neighbor_alltoallv, Blocks::varying(sendbuf, sendcounts, sdispls, sendtype),
+                           Blocks::varying(recvbuf, recvcounts, rdispls, recvtype), comm,
+                           [](const Blocks& s, const Blocks& r, MPI_Comm c) {
+                             return mpi(s.buffer, s.given_counts<Count>(), s.given_displs<Displacement>(), s.type,
+                                        const_cast<void*>(r.buffer), r.given_counts<Count>(),
+                                        r.given_displs<Displacement>(), r.type, c);
+                           });
+}
+
+#ifdef HYMPI_PMPI_PERSISTENT
+template <auto mpi, class Count, class Displacement>
+int varying_alltoall_init(const void* sendbuf, const Count sendcounts[], const Displacement sdispls[],
+                          MPI_Datatype sendtype, void* recvbuf, const Count recvcounts[],
+                          const Displacement rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                          MPI_Request* request) {
+  return neighbor_init(Operation::neighbor_alltoallv, Blocks::varying(sendbuf, sendcounts, sdispls, sendtype),
+                       Blocks::varying(recvbuf, recvcounts, rdispls, recvtype), comm, info, request,
+                       [](const Blocks& s, const Blocks& r, MPI_Comm c, MPI_Info i, MPI_Request* q) {
+                         return mpi(s.buffer, s.given_counts<Count>(), s.given_displs<Displacement>(), s.type,
+                                    const_cast<void*>(r.buffer), r.given_counts<Count>(),
+                                    r.given_displs<Displacement>(), r.type, c, i, q);
+                       });
+}
+
+template <auto mpi, class Count>
+int uniform_alltoall_init(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
+                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return neighbor_init(Operation::neighbor_alltoall, {sendbuf, nullptr, nullptr, sendcount, sendtype},
+                       {recvbuf, nullptr, nullptr, recvcount, recvtype}, comm, info, request,
+                       [](const Blocks& s, const Blocks& r, MPI_Comm c, MPI_Info i, MPI_Request* q) {
+                         return mpi(s.buffer, Count(s.count), s.type, const_cast<void*>(r.buffer), Count(r.count),
+                                    r.type, c, i, q);
+                       });
+}
+#endif
+
 }  // namespace
 }  // namespace hympi::pmpi
 
@@ -240,50 +295,33 @@ int MPI_Allreduce_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Dat
 }
 #endif
 
-// The neighbourhood calls: each names its PMPI call for what hympi does not serve; the
-// large-count forms (MPI-4: MPICH 4 and 5) give their MPI_Count counts and MPI_Aint
-// displacements as the wide arrays of Blocks.
+// The neighbourhood calls: each names its PMPI call for what hympi does not serve (the
+// large-count forms: MPI-4, MPICH 4 and 5).
 int MPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                           MPI_Datatype recvtype, MPI_Comm comm) {
-  return hympi::pmpi::neighbor_alltoall(
-      Operation::neighbor_alltoall, {sendbuf, nullptr, nullptr, sendcount, sendtype},
-      {recvbuf, nullptr, nullptr, recvcount, recvtype}, comm, [](const auto& s, const auto& r, MPI_Comm c) {
-        return PMPI_Neighbor_alltoall(s.buffer, int(s.count), s.type, const_cast<void*>(r.buffer), int(r.count),
-                                      r.type, c);
-      });
+  return hympi::pmpi::uniform_alltoall<PMPI_Neighbor_alltoall>(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                                               recvtype, comm);
 }
 
 int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                            void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                            MPI_Comm comm) {
-  return hympi::pmpi::neighbor_alltoall(
-      Operation::neighbor_alltoallv, {sendbuf, sendcounts, sdispls, 0, sendtype},
-      {recvbuf, recvcounts, rdispls, 0, recvtype}, comm, [](const auto& s, const auto& r, MPI_Comm c) {
-        return PMPI_Neighbor_alltoallv(s.buffer, s.counts, s.displs, s.type, const_cast<void*>(r.buffer), r.counts,
-                                       r.displs, r.type, c);
-      });
+  return hympi::pmpi::varying_alltoall<PMPI_Neighbor_alltoallv>(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                                                recvcounts, rdispls, recvtype, comm);
 }
 
 #if MPI_VERSION >= 4
 int MPI_Neighbor_alltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                             MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  return hympi::pmpi::neighbor_alltoall(
-      Operation::neighbor_alltoall, {sendbuf, nullptr, nullptr, sendcount, sendtype},
-      {recvbuf, nullptr, nullptr, recvcount, recvtype}, comm, [](const auto& s, const auto& r, MPI_Comm c) {
-        return PMPI_Neighbor_alltoall_c(s.buffer, s.count, s.type, const_cast<void*>(r.buffer), r.count, r.type, c);
-      });
+  return hympi::pmpi::uniform_alltoall<PMPI_Neighbor_alltoall_c>(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                                                 recvtype, comm);
 }
 
 int MPI_Neighbor_alltoallv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                              MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[],
                              const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
-  return hympi::pmpi::neighbor_alltoall(
-      Operation::neighbor_alltoallv, {sendbuf, nullptr, nullptr, 0, sendtype, sendcounts, sdispls},
-      {recvbuf, nullptr, nullptr, 0, recvtype, recvcounts, rdispls}, comm,
-      [](const auto& s, const auto& r, MPI_Comm c) {
-        return PMPI_Neighbor_alltoallv_c(s.buffer, s.wide_counts, s.wide_displs, s.type, const_cast<void*>(r.buffer),
-                                         r.wide_counts, r.wide_displs, r.type, c);
-      });
+  return hympi::pmpi::varying_alltoall<PMPI_Neighbor_alltoallv_c>(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                                                  recvcounts, rdispls, recvtype, comm);
 }
 #endif
 
@@ -291,52 +329,31 @@ int MPI_Neighbor_alltoallv_c(const void* sendbuf, const MPI_Count sendcounts[], 
 int MPI_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                MPI_Request* request) {
-  return hympi::pmpi::neighbor_init(
-      Operation::neighbor_alltoall, {sendbuf, nullptr, nullptr, sendcount, sendtype},
-      {recvbuf, nullptr, nullptr, recvcount, recvtype}, comm, info, request,
-      [](const auto& s, const auto& r, MPI_Comm c, MPI_Info i, MPI_Request* q) {
-        return PMPI_Neighbor_alltoall_init(s.buffer, int(s.count), s.type, const_cast<void*>(r.buffer), int(r.count),
-                                           r.type, c, i, q);
-      });
+  return hympi::pmpi::uniform_alltoall_init<PMPI_Neighbor_alltoall_init>(sendbuf, sendcount, sendtype, recvbuf,
+                                                                         recvcount, recvtype, comm, info, request);
 }
 
 int MPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                 MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  return hympi::pmpi::neighbor_init(
-      Operation::neighbor_alltoallv, {sendbuf, sendcounts, sdispls, 0, sendtype},
-      {recvbuf, recvcounts, rdispls, 0, recvtype}, comm, info, request,
-      [](const auto& s, const auto& r, MPI_Comm c, MPI_Info i, MPI_Request* q) {
-        return PMPI_Neighbor_alltoallv_init(s.buffer, s.counts, s.displs, s.type, const_cast<void*>(r.buffer),
-                                            r.counts, r.displs, r.type, c, i, q);
-      });
+  return hympi::pmpi::varying_alltoall_init<PMPI_Neighbor_alltoallv_init>(
+      sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
 }
 
 #if MPI_VERSION >= 4
 int MPI_Neighbor_alltoall_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                                  MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                  MPI_Request* request) {
-  return hympi::pmpi::neighbor_init(
-      Operation::neighbor_alltoall, {sendbuf, nullptr, nullptr, sendcount, sendtype},
-      {recvbuf, nullptr, nullptr, recvcount, recvtype}, comm, info, request,
-      [](const auto& s, const auto& r, MPI_Comm c, MPI_Info i, MPI_Request* q) {
-        return PMPI_Neighbor_alltoall_init_c(s.buffer, s.count, s.type, const_cast<void*>(r.buffer), r.count, r.type,
-                                             c, i, q);
-      });
+  return hympi::pmpi::uniform_alltoall_init<PMPI_Neighbor_alltoall_init_c>(sendbuf, sendcount, sendtype, recvbuf,
+                                                                           recvcount, recvtype, comm, info, request);
 }
 
 int MPI_Neighbor_alltoallv_init_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                                   MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[],
                                   const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                   MPI_Request* request) {
-  return hympi::pmpi::neighbor_init(
-      Operation::neighbor_alltoallv, {sendbuf, nullptr, nullptr, 0, sendtype, sendcounts, sdispls},
-      {recvbuf, nullptr, nullptr, 0, recvtype, recvcounts, rdispls}, comm, info, request,
-      [](const auto& s, const auto& r, MPI_Comm c, MPI_Info i, MPI_Request* q) {
-        return PMPI_Neighbor_alltoallv_init_c(s.buffer, s.wide_counts, s.wide_displs, s.type,
-                                              const_cast<void*>(r.buffer), r.wide_counts, r.wide_displs, r.type, c, i,
-                                              q);
-      });
+  return hympi::pmpi::varying_alltoall_init<PMPI_Neighbor_alltoallv_init_c>(
+      sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
 }
 #endif
 #endif

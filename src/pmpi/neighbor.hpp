@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "hympi/halo.hpp"
@@ -47,6 +48,22 @@ struct Blocks {
   MPI_Datatype type;
   const MPI_Count* wide_counts = nullptr;  // the large-count forms' (MPI_Neighbor_alltoallv_c):
   const MPI_Aint* wide_displs = nullptr;   // in place of counts and displs
+  /// MPI_Neighbor_alltoallv's side (int arrays) or its large-count form's.
+  static Blocks varying(const void* buffer, const int* counts, const int* displs, MPI_Datatype type) {
+    return {buffer, counts, displs, 0, type};
+  }
+  static Blocks varying(const void* buffer, const MPI_Count* counts, const MPI_Aint* displs, MPI_Datatype type) {
+    return {buffer, nullptr, nullptr, 0, type, counts, displs};
+  }
+  /// The arrays as varying() was given them (Count: int or MPI_Count).
+  template <class Count>
+  const Count* given_counts() const {
+    if constexpr (std::is_same_v<Count, int>) return counts; else return wide_counts;
+  }
+  template <class Displacement>
+  const Displacement* given_displs() const {
+    if constexpr (std::is_same_v<Displacement, int>) return displs; else return wide_displs;
+  }
   std::int64_t count_of(int i) const { return wide_counts ? wide_counts[i] : counts ? counts[i] : count; }
   MPI_Aint offset(int i) const {
     return wide_displs ? wide_displs[i] : displs ? MPI_Aint(displs[i]) : MPI_Aint(i * count);
