@@ -79,7 +79,8 @@ import numpy as np
 from mpi4py import MPI
 x = np.ones(4)
 MPI.COMM_WORLD.Allreduce(MPI.IN_PLACE, x)
-assert (x == MPI.COMM_WORLD.size).all(), x')
+assert (x == MPI.COMM_WORLD.size).all(), x') ||
+  { echo "python.sh: an mpi4py run under $preload failed:" >&2; echo "$served" >&2; exit 1; }
 grep -qE 'MPI_Allreduce +<= 64 B +hympi ' <<<"$served" ||
   { echo "python.sh: $preload did not serve mpi4py's MPI_Allreduce:" >&2; echo "$served" >&2; exit 1; }
 echo "python.sh: installed $preload serves mpi4py's MPI_Allreduce"

@@ -93,8 +93,9 @@ run() {  # name -- hympi-bench subcommand and its options
 # bench/scripts/pmpi_served.env's: every call at every size, from the first.
 pmpi() {
   local probe=$(dirname "$bench")/hympi-osu-probe lib=${HYMPI_PMPI_LIB:-$(dirname "$bench")/../src/pmpi/libhympi_pmpi.so}
-  local problem="" launches=${PMPI_LAUNCHES:-3}
+  local problem="" launches=${PMPI_LAUNCHES:-3} settings=$repo/bench/scripts/pmpi_served.env
   [ -x "$probe" ] || problem="no $probe (build hympi-osu-probe)"
+  [ -r "$settings" ] || problem="no $settings (the settings of the served runs)"
   [ -f "$lib" ] || problem="no $lib (build hympi_pmpi, or set HYMPI_PMPI_LIB)"
   case $launches in '' | *[!0-9]* | 0) problem="PMPI_LAUNCHES='$launches': expected a count >= 1" ;; esac
   if [ -n "$problem" ]; then
@@ -103,9 +104,9 @@ pmpi() {
     return
   fi
   rm -f "$out"/probe-np*-*.txt  # an earlier job's launches: none tabled as this one's
-  local i settings served=(env "LD_PRELOAD=$lib")
-  mapfile -t settings < <(grep -v '^#' "$repo/bench/scripts/pmpi_served.env")
-  served+=("${settings[@]}")
+  local i lines served=(env "LD_PRELOAD=$lib")
+  mapfile -t lines < <(grep -Ev '^[[:space:]]*(#|$)' "$settings")
+  served+=(${lines[@]+"${lines[@]}"})
   [ -n "${EMULATE:-}" ] && served+=("HYMPI_NODE_SIZE=$EMULATE")
   local command=("$probe" "${probe_args[@]+"${probe_args[@]}"}")
   for ((i = 1; i <= launches; i++)); do

@@ -113,7 +113,9 @@ for ((i = 1; i <= (launches > 1 ? launches - 1 : 1); i++)); do
 done
 probe=$(dirname "$bench")/hympi-osu-probe
 if [ -n "${SWEEP_PMPI:-}" ] && [ -x "$probe" ]; then
-  mapfile -t served < <(grep -v '^#' "$(dirname "$0")/pmpi_served.env")
+  settings=$(dirname "$0")/pmpi_served.env
+  [ -r "$settings" ] || { echo "node_sweep.sh: no $settings (it comes with this script)" >&2; exit 2; }
+  mapfile -t served < <(grep -Ev '^[[:space:]]*(#|$)' "$settings")
   served+=("LD_PRELOAD=$SWEEP_PMPI")
   for ((i = 1; i <= launches; i++)); do
     step "probe-np$top-mpi-$i" "$top" 120 PROGRAM="$probe" --

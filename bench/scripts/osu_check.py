@@ -56,9 +56,9 @@ def probe_rows(text):
     return rows
 
 
-def probe(mpiexec, build, extra=()):
-    """probe_rows of one probe launch."""
-    return probe_rows(run(mpiexec + [os.path.join(build, "bench", "hympi-osu-probe")] + list(extra)))
+def probe(mpiexec, build, extra=(), program=None):
+    """probe_rows of one probe launch (program: another command in the probe's output format)."""
+    return probe_rows(run(mpiexec + (program or [os.path.join(build, "bench", "hympi-osu-probe")]) + list(extra)))
 
 
 def bench(mpiexec, build, outer):

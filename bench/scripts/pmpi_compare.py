@@ -14,6 +14,7 @@ bench/scripts/node_sweep.sh wrote with SWEEP_PMPI or bench/cluster/run.sh's pmpi
 Standard library only.
 
     bench/scripts/pmpi_compare.py --build build/openmpi [--np 2] [--launches 5] [--iterations 10000]
+    bench/scripts/pmpi_compare.py --build build/openmpi --python build/python-openmpi/bin/python
     bench/scripts/pmpi_compare.py --from SWEEP_DIR --np 16
     bench/scripts/pmpi_compare.py --from bench-results/cluster/4n36 --np 144
 """
@@ -52,12 +53,15 @@ def main():
     parser.add_argument("--np", type=int, default=2)
     parser.add_argument("--launches", type=int, default=5)
     parser.add_argument("--iterations", type=int, default=0, help="calls per size (0: OSU's defaults)")
+    parser.add_argument("--python", help="time bench/bindings/osu_probe.py (mpi4py) under this interpreter "
+                        "instead of hympi-osu-probe, at MPI4PY_RC_THREAD_LEVEL=funneled unless set")
     args = parser.parse_args()
     if args.directory:
         plain, preloaded, none, how = saved(args.directory, args.np)
+        what = "hympi-osu-probe"
     else:
-        plain, preloaded, none, how = measure(args)
-    print(f"{how} [env LD_PRELOAD=libhympi_pmpi.so] hympi-osu-probe, {len(plain)} launches of "
+        plain, preloaded, none, how, what = measure(args)
+    print(f"{how} [env LD_PRELOAD=libhympi_pmpi.so] {what}, {len(plain)} launches of "
           f"each, interleaved; µs, median over launches (lowest-highest); unchanged buffers (OSU's method)\n")
     print("| operation | bytes | MPI | MPI + libhympi_pmpi | ratio | HYMPI_PMPI=none | ratio |")
     print("|---|---|---|---|---|---|---|")
@@ -86,16 +90,24 @@ def measure(args):
     plain, preloaded, none = [], [], []
     with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "pmpi_served.env")) as served:
         for line in served:
-            if line.strip() and not line.startswith("#"):
+            if line.strip() and not line.lstrip().startswith("#"):
+                if "=" not in line:
+                    sys.exit(f"pmpi_compare: pmpi_served.env: '{line.strip()}' is not KEY=VALUE")
                 os.environ.setdefault(*line.strip().split("=", 1))
     os.environ.setdefault("HYMPI_PMPI", "all")  # the neighbourhood calls too
     preload = ["env", f"LD_PRELOAD={library}"]
+    program = None
+    if args.python:  # mpi4py at MPI_THREAD_MULTIPLE, its default, would leave every call to MPI
+        os.environ.setdefault("MPI4PY_RC_THREAD_LEVEL", "funneled")
+        here = os.path.dirname(os.path.abspath(__file__))
+        program = [args.python, os.path.join(here, "..", "bindings", "osu_probe.py")]
     for k in range(args.launches):  # interleaved: plain, preloaded, none, plain, ...
         print(f"pmpi_compare: launch {k + 1}/{args.launches}", file=sys.stderr)
-        plain.append(probe(mpiexec, args.build, extra))
-        preloaded.append(probe(mpiexec + preload, args.build, extra))
-        none.append(probe(mpiexec + preload + ["HYMPI_PMPI=none"], args.build, extra))
-    return plain, preloaded, none, " ".join(mpiexec)
+        plain.append(probe(mpiexec, args.build, extra, program))
+        preloaded.append(probe(mpiexec + preload, args.build, extra, program))
+        none.append(probe(mpiexec + preload + ["HYMPI_PMPI=none"], args.build, extra, program))
+    what = "osu_probe.py (mpi4py)" if args.python else "hympi-osu-probe"
+    return plain, preloaded, none, " ".join(mpiexec), what
 
 
 if __name__ == "__main__":

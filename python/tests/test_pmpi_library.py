@@ -8,16 +8,23 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import hympi
 import hympi.pmpi
+from hympi import _built_for
+
+built = pytest.mark.skipif(not _built_for.pmpi, reason="built without libhympi_pmpi (HYMPI_BUILD_PMPI=OFF)")
 
 
+@built
 def test_library_is_beside_the_extension():
     path = Path(hympi.pmpi.library())
     assert path.is_file() and path.name == "libhympi_pmpi.so"
     assert path.parent == Path(hympi.__file__).parent
 
 
+@built
 def test_module_prints_the_path():
     run = subprocess.run([sys.executable, "-m", "hympi.pmpi"], capture_output=True, text=True, env=os.environ,
                          check=True)

@@ -56,6 +56,9 @@ bool distinct(const std::vector<int>& ranks, int me) {
   return true;
 }
 
+// A slot's message is at most INT_MAX bytes (MPI_Pack's int counts); larger ones go by MPI.
+constexpr std::size_t kSlotMax = INT_MAX;
+
 std::size_t words_for(std::size_t bytes) { return kHeader + (bytes + 7) / 8; }
 
 // Bytes of block i (0 for a negative count, which the exchange reports).
@@ -64,8 +67,8 @@ std::size_t block_bytes(const Blocks& b, int i, const TypeLayout& t) {
 }
 
 // MPI's point-to-point for a block that goes beside the slots: the large-count form for a
-// count above INT_MAX (such counts come only through the large-count entry points, which
-// exist where MPI has that form).
+// count above INT_MAX (a program's such counts come only through the large-count entry
+// points, which exist where MPI has that form).
 int isend(const void* buffer, std::int64_t count, MPI_Datatype type, int to, int tag, MPI_Comm comm,
           MPI_Request* request) {
 #if MPI_VERSION >= 4
@@ -81,13 +84,33 @@ int irecv(void* buffer, std::int64_t count, MPI_Datatype type, int from, int tag
   return PMPI_Irecv(buffer, int(count), type, from, tag, comm, request);
 }
 
+// Receives a message of `bytes` (the sender's header) that this rank does not want, into
+// `buffer` (bytes rounded up to a KiB): in units of whole KiB where the bytes exceed INT_MAX (an int count of a large
+// type, or a large-count sender) and MPI has no large-count receive.
+void receive_discarded(std::byte* buffer, std::size_t bytes, int from, int tag, MPI_Comm comm) {
+  MPI_Request request;
+#if MPI_VERSION < 4
+  if (bytes > INT_MAX) {
+    MPI_Datatype kib;
+    PMPI_Type_contiguous(1024, MPI_BYTE, &kib);
+    PMPI_Type_commit(&kib);
+    PMPI_Irecv(buffer, int(bytes / 1024 + 1), kib, from, tag, comm, &request);
+    PMPI_Wait(&request, MPI_STATUS_IGNORE);
+    PMPI_Type_free(&kib);
+    return;
+  }
+#endif
+  irecv(buffer, std::int64_t(bytes), MPI_BYTE, from, tag, comm, &request);
+  PMPI_Wait(&request, MPI_STATUS_IGNORE);
+}
+
 }  // namespace
 
 TypeLayout layout_of(MPI_Datatype type) {
   TypeLayout t;
-  int size = 0;
+  MPI_Count size = 0;  // _x: a derived type may be larger than INT_MAX bytes
   MPI_Aint lb = 0, true_lb = 0, true_extent = 0;
-  PMPI_Type_size(type, &size);
+  PMPI_Type_size_x(type, &size);
   PMPI_Type_get_extent(type, &lb, &t.extent);
   PMPI_Type_get_true_extent(type, &true_lb, &true_extent);
   t.size = std::size_t(size);
@@ -151,7 +174,7 @@ NeighborExchange::NeighborExchange(Context& context, MPI_Comm comm, const Blocks
       slot_of[i] = index_of(peers[i]);
       NeighborLists& l = lists[std::size_t(slot_of[i])];
       l.rank = peers[i];
-      const std::size_t words = words_for(std::min(block_bytes(b, int(i), t), max_bytes));
+      const std::size_t words = words_for(std::min({block_bytes(b, int(i), t), max_bytes, kSlotMax}));
       int& next = sending ? send_points : recv_points;
       for (std::size_t w = 0; w < words; ++w) (sending ? l.send : l.recv).push_back(next++);
     }
@@ -183,14 +206,13 @@ void NeighborExchange::start(const Blocks& send, const TypeLayout& st) {
       continue;
     }
     const auto* from = static_cast<const char*>(send.buffer) + send.offset(int(i)) * st.extent;
-    // A slot's message is at most INT_MAX bytes (MPI_Pack's int counts), the others go by MPI.
     const std::size_t bytes = block_bytes(send, int(i), st);
-    const std::size_t room = std::min((slot.size() - kHeader) * 8, std::size_t(INT_MAX));
-    int packed = 0;
-    if (bytes <= room && !st.contiguous) PMPI_Pack_size(int(count), send.type, comm_, &packed);
+    const std::size_t room = std::min((slot.size() - kHeader) * 8, kSlotMax);
+    int packed = 0;  // (a nonempty block within room: its count fits an int)
+    if (bytes && bytes <= room && !st.contiguous) PMPI_Pack_size(int(count), send.type, comm_, &packed);
     if (bytes <= room && (st.contiguous || std::size_t(packed) <= room)) {
       int position = int(bytes);  // what the receiver reads: a packed form longer than the data
-      if (st.contiguous) {          // is a count mismatch there, not garbage
+      if (st.contiguous || !bytes) {  // is a count mismatch there, not garbage
         if (bytes) std::memcpy(slot.data() + kHeader, from, bytes);
       } else {
         position = 0;
@@ -208,7 +230,7 @@ void NeighborExchange::start(const Blocks& send, const TypeLayout& st) {
 
 void NeighborExchange::finish(const Blocks& recv, const TypeLayout& rt) {
   halo_->end_buffers();
-  std::vector<char> discard;
+  std::vector<std::byte> discard;
   for (std::size_t j = 0; j < sources_.size(); ++j) {
     if (sources_[j] == MPI_PROC_NULL) continue;
     const std::span<const int64_t> slot = halo_->recv_buffer<int64_t>(in_slot_[j]);
@@ -222,10 +244,8 @@ void NeighborExchange::finish(const Blocks& recv, const TypeLayout& rt) {
            " bytes to this rank, which expects " + std::to_string(expected) + " from it (counts or types that "
            "differ between neighbours)");
       if (!in_slot) {  // received all the same: nothing is left behind in MPI
-        discard.resize(std::max(discard.size(), bytes));
-        MPI_Request request;
-        irecv(discard.data(), std::int64_t(bytes), MPI_BYTE, sources_[j], tag_, side_, &request);
-        PMPI_Wait(&request, MPI_STATUS_IGNORE);
+        discard.resize(std::max(discard.size(), bytes + 1024));  // receive_discarded's whole KiB
+        receive_discarded(discard.data(), bytes, sources_[j], tag_, side_);
       }
     } else if (!in_slot) {
       requests_.emplace_back();

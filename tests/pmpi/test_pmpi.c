@@ -95,8 +95,10 @@ static void reductions(MPI_Comm comm, int it) {
         compare(t, ops[oi], exact, out, ref, n, "MPI_Allreduce");
         same_everywhere(comm, out, (size_t)n * t->size, "MPI_Allreduce");
 #if MPI_VERSION >= 4  // the large-count form
+        memset(out, 0x5a, sizeof out);
         CHECK(MPI_Allreduce_c(in, out, n, t->type, ops[oi], comm) == MPI_SUCCESS, "MPI_Allreduce_c failed");
         compare(t, ops[oi], exact, out, ref, n, "MPI_Allreduce_c");
+        same_everywhere(comm, out, (size_t)n * t->size, "MPI_Allreduce_c");
 #endif
         memcpy(out, in, (size_t)n * t->size);  // in place
         CHECK(MPI_Allreduce(MPI_IN_PLACE, out, n, t->type, ops[oi], comm) == MPI_SUCCESS, "in place failed");
@@ -109,6 +111,7 @@ static void reductions(MPI_Comm comm, int it) {
         PMPI_Reduce(in, ref, n, t->type, ops[oi], root, comm);
         if (rank == root) compare(t, ops[oi], exact, out, ref, n, "MPI_Reduce");
 #if MPI_VERSION >= 4
+        memset(out, 0x5a, sizeof out);
         CHECK(MPI_Reduce_c(in, rank == root ? out : NULL, n, t->type, ops[oi], root, comm) == MPI_SUCCESS,
               "MPI_Reduce_c failed");
         if (rank == root) compare(t, ops[oi], exact, out, ref, n, "MPI_Reduce_c");
@@ -231,15 +234,20 @@ static void mismatch_mode(int fatal) {
     MPI_Error_string(code, text, &length);
     CHECK(strstr(text, "hympi") && strstr(text, "allreduce"), "error string '%s'", text);
     if (world_rank == 0) printf("test_pmpi: every rank got: %s\n", text);
-#if MPI_VERSION >= 4  // the large-count form too: hympi's error, so the library served it
-    code = MPI_Allreduce_c(in, out, count, MPI_DOUBLE, MPI_SUM, comm);
-    MPI_Error_string(code, text, &length);
-    CHECK(code != MPI_SUCCESS && strstr(text, "hympi"), "MPI_Allreduce_c, a count that differs on rank 1: '%s'",
-          code == MPI_SUCCESS ? "MPI_SUCCESS" : text);
-#endif
     const int root = world_rank == 1 ? 1 : 0;
     code = MPI_Bcast(in, 8, MPI_DOUBLE, root, comm);
     CHECK(code != MPI_SUCCESS, "a root that differs on rank 1: MPI_Bcast returned MPI_SUCCESS");
+#if MPI_VERSION >= 4  // the large-count forms too: hympi's error, so the library served them
+    const char* forms[3] = {"MPI_Allreduce_c (a count)", "MPI_Bcast_c (a root)", "MPI_Reduce_c (a root)"};
+    for (int f = 0; f < 3; ++f) {
+      code = f == 0   ? MPI_Allreduce_c(in, out, count, MPI_DOUBLE, MPI_SUM, comm)
+             : f == 1 ? MPI_Bcast_c(in, 8, MPI_DOUBLE, root, comm)
+                      : MPI_Reduce_c(in, out, 8, MPI_DOUBLE, MPI_SUM, root, comm);
+      MPI_Error_string(code, text, &length);
+      CHECK(code != MPI_SUCCESS && strstr(text, "hympi"), "%s that differs on rank 1: '%s'", forms[f],
+            code == MPI_SUCCESS ? "MPI_SUCCESS" : text);
+    }
+#endif
   }
   CHECK(MPI_Allreduce(in, out, 8, MPI_DOUBLE, MPI_SUM, comm) == MPI_SUCCESS, "the communicator after the error");
   for (int i = 0; i < 8; ++i) CHECK(out[i] == in[i] * size, "after the error: %g", out[i]);
