@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // libhympi_pmpi: MPI's profiling interface. Preloaded (LD_PRELOAD) or linked before libmpi,
-// these definitions of MPI_Barrier, MPI_Bcast, MPI_Reduce, MPI_Allreduce (and MPI-4's
-// large-count MPI_Bcast_c, MPI_Reduce_c, MPI_Allreduce_c, which mpi4py 4 calls where MPI
-// has them), MPI_Neighbor_alltoall and MPI_Neighbor_alltoallv serve a call through its communicator's
-// hympi Context (and, for the neighbourhood calls, its Halo: neighbor.hpp) when they can do
-// so exactly, and hand every other call to PMPI unchanged. exports.map makes these the only
+// these definitions of MPI_Barrier, MPI_Bcast, MPI_Reduce, MPI_Allreduce,
+// MPI_Neighbor_alltoall and MPI_Neighbor_alltoallv (with their MPI-4 persistent forms, and
+// each one's large-count form MPI_..._c where MPI has it: mpi4py 4 calls those) serve a
+// call through its communicator's hympi Context (and, for the neighbourhood calls, its
+// Halo: neighbor.hpp) when they can do so exactly, and hand every other call to PMPI
+// unchanged. exports.map makes these the only
 // symbols the library exports: the hympi inside it stays private, beside any hympi the
 // program links itself.
 //
