@@ -8,8 +8,14 @@
 ! request beside a persistent send and receive, started and completed together six ways
 ! (Start/Wait, Startall/Waitall, Testall, Waitany, Waitsome, Test with Request_get_status)
 ! and freed at the end; at np 3 and more the neighbourhood request is hympi's (MPICH 4.0
-! alone fails MPI_Testall on its own persistent collectives: docs/pmpi.md). Every rank stops
-! with 1 when any rank found a difference.
+! alone fails MPI_Testall on its own persistent collectives: docs/pmpi.md). With LARGE (use
+! mpi_f08 on an MPI-4 MPI) every count of those calls is of MPI_COUNT_KIND and every
+! displacement of MPI_ADDRESS_KIND: MPI-4's large-count forms (MPICH's Fortran layer calls C's
+! MPI_Allreduce_c and the like). Argument "mismatch" (np 3 or more): a count that differs on
+! rank 1 in MPI_Allreduce and in MPI_Neighbor_alltoallv, on communicators that return errors,
+! must come back as hympi's error (which shows the library served the call): on every rank
+! for the allreduce, on rank 1 for the neighbourhood call. Every rank stops with 1 when any
+! rank found a difference.
 program test_pmpi_fortran
 #if BINDING == 3
   use mpi_f08
@@ -19,6 +25,13 @@ program test_pmpi_fortran
   implicit none
 #if BINDING == 1
   include 'mpif.h'
+#endif
+#if LARGE
+  integer, parameter :: ck = MPI_COUNT_KIND, ak = MPI_ADDRESS_KIND  ! counts, displacements
+  character(*), parameter :: form = ' large-count'
+#else
+  integer, parameter :: ck = kind(0), ak = kind(0)
+  character(*), parameter :: form = ''
 #endif
   integer, parameter :: n = 8
   integer :: rank, ranks, ierr, it, i, root, failures, any_failure
@@ -32,7 +45,9 @@ program test_pmpi_fortran
 #if PERSISTENT
   ! The buffers change behind the compiler's back (in MPI_Wait*, MPI_Test*): volatile.
   integer, volatile :: psent(2), pgot(2), token_in(1), token_out(1)
-  integer :: pcounts(2), psend_at(2), precv_at(2), j, idx, done, indices(3)
+  integer(ck) :: pcounts(2)
+  integer(ak) :: psend_at(2), precv_at(2)
+  integer :: j, idx, done, indices(3)
   logical :: flag, flags(3)
 #if BINDING == 3
   type(MPI_Request) :: requests(3)
@@ -47,6 +62,10 @@ program test_pmpi_fortran
   failures = 0
   call MPI_Cart_create(MPI_COMM_WORLD, 1, [ranks], [.true.], .false., ring, ierr)
   call MPI_Cart_shift(ring, 0, 1, below, above, ierr)
+  if (command_argument_count() > 0) then
+    call mismatch_mode()
+    call finish('mismatch')
+  end if
 #if PERSISTENT
   pcounts = [1, 1]
   psend_at = [0, 1]
@@ -60,31 +79,32 @@ program test_pmpi_fortran
     root = mod(it, ranks)
     call MPI_Barrier(MPI_COMM_WORLD, ierr)
     x = [(dble(rank + it + i), i = 1, n)]
-    call MPI_Allreduce(x, y, n, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, ierr)
+    call MPI_Allreduce(x, y, int(n, ck), MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, ierr)
     call expect(all(y == [(dble(ranks * (it + i) + ranks * (ranks - 1) / 2), i = 1, n)]), 'allreduce sum')
     k = [(rank * 10 + i + it, i = 1, 4)]
-    call MPI_Allreduce(MPI_IN_PLACE, k, 4, MPI_INTEGER, MPI_MAX, MPI_COMM_WORLD, ierr)
+    call MPI_Allreduce(MPI_IN_PLACE, k, 4_ck, MPI_INTEGER, MPI_MAX, MPI_COMM_WORLD, ierr)
     call expect(all(k == [((ranks - 1) * 10 + i + it, i = 1, 4)]), 'allreduce in place max')
     y = -1
     if (rank == root) then
       y = x
-      call MPI_Reduce(MPI_IN_PLACE, y, n, MPI_DOUBLE_PRECISION, MPI_SUM, root, MPI_COMM_WORLD, ierr)
+      call MPI_Reduce(MPI_IN_PLACE, y, int(n, ck), MPI_DOUBLE_PRECISION, MPI_SUM, root, MPI_COMM_WORLD, ierr)
     else
-      call MPI_Reduce(x, y, n, MPI_DOUBLE_PRECISION, MPI_SUM, root, MPI_COMM_WORLD, ierr)
+      call MPI_Reduce(x, y, int(n, ck), MPI_DOUBLE_PRECISION, MPI_SUM, root, MPI_COMM_WORLD, ierr)
     end if
     if (rank == root) &
       call expect(all(y == [(dble(ranks * (it + i) + ranks * (ranks - 1) / 2), i = 1, n)]), 'reduce sum at the root')
     m = 0
     if (rank == root) m = [(it * 100 + i, i = 1, 4)]
-    call MPI_Bcast(m, 4, MPI_INTEGER, root, MPI_COMM_WORLD, ierr)
+    call MPI_Bcast(m, 4_ck, MPI_INTEGER, root, MPI_COMM_WORLD, ierr)
     call expect(all(m == [(it * 100 + i, i = 1, 4)]), 'bcast')
     ! Block 1 goes to the rank below, block 2 above; got(1) comes from below, got(2) from above.
     sent = [rank * 1000 + it * 10 + 1, rank * 1000 + it * 10 + 2]
     got = -1
-    call MPI_Neighbor_alltoall(sent, 1, MPI_INTEGER, got, 1, MPI_INTEGER, ring, ierr)
+    call MPI_Neighbor_alltoall(sent, 1_ck, MPI_INTEGER, got, 1_ck, MPI_INTEGER, ring, ierr)
     call expect(all(got == [below * 1000 + it * 10 + 2, above * 1000 + it * 10 + 1]), 'neighbor_alltoall')
     got = -1
-    call MPI_Neighbor_alltoallv(sent, [1, 1], [0, 1], MPI_INTEGER, got, [1, 1], [1, 0], MPI_INTEGER, ring, ierr)
+    call MPI_Neighbor_alltoallv(sent, [1_ck, 1_ck], [0_ak, 1_ak], MPI_INTEGER, got, [1_ck, 1_ck], [1_ak, 0_ak], &
+                                MPI_INTEGER, ring, ierr)
     call expect(all(got == [above * 1000 + it * 10 + 1, below * 1000 + it * 10 + 2]), 'neighbor_alltoallv')
     call expect(ierr == MPI_SUCCESS, 'ierr')
 #if PERSISTENT
@@ -146,13 +166,71 @@ program test_pmpi_fortran
     call MPI_Request_free(requests(j), ierr)
   end do
 #endif
-  call MPI_Comm_free(ring, ierr)
-  call MPI_Allreduce(failures, any_failure, 1, MPI_INTEGER, MPI_MAX, MPI_COMM_WORLD, ierr)
-  if (rank == 0 .and. any_failure == 0) print '(a,i0,a)', 'test_pmpi_fortran ', BINDING, ': all ranks passed'
-  call MPI_Finalize(ierr)
-  if (any_failure /= 0) stop 1
+  call finish('check')
 
 contains
+
+  ! Every rank's verdict: all stop with 1 when any rank found a difference.
+  subroutine finish(mode)
+    character(*), intent(in) :: mode
+    call MPI_Comm_free(ring, ierr)
+    call MPI_Allreduce(failures, any_failure, 1, MPI_INTEGER, MPI_MAX, MPI_COMM_WORLD, ierr)
+    if (rank == 0 .and. any_failure == 0) print '(a,i0,4a)', 'test_pmpi_fortran ', BINDING, form, ' ', mode, &
+      ': all ranks passed'
+    call MPI_Finalize(ierr)
+    if (any_failure /= 0) stop 1
+    stop
+  end subroutine finish
+
+  ! A count that differs on rank 1 (see the header); then the communicator still works.
+  subroutine mismatch_mode()
+#if BINDING == 3
+    type(MPI_Comm) :: comm
+#else
+    integer :: comm
+#endif
+    integer(ck) :: count, from_below
+    integer :: code, length, wide(3)
+    character(len=MPI_MAX_ERROR_STRING) :: text
+    call expect(ranks >= 3, 'mismatch mode wants 3 ranks or more')
+    call MPI_Comm_dup(MPI_COMM_WORLD, comm, ierr)
+    call MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN, ierr)
+    call MPI_Comm_set_errhandler(ring, MPI_ERRORS_RETURN, ierr)
+    x = [(dble(i), i = 1, n)]
+    sent = [1, 2]
+    do it = 1, 4  ! past HYMPI_PMPI_AFTER on both communicators
+      call MPI_Allreduce(x, y, int(n, ck), MPI_DOUBLE_PRECISION, MPI_SUM, comm, ierr)
+      call MPI_Neighbor_alltoallv(sent, [1_ck, 1_ck], [0_ak, 1_ak], MPI_INTEGER, got, [1_ck, 1_ck], [1_ak, 0_ak], &
+                                  MPI_INTEGER, ring, ierr)
+    end do
+    count = n
+    if (rank == 1) count = n - 1
+    call MPI_Allreduce(x, y, count, MPI_DOUBLE_PRECISION, MPI_SUM, comm, code)
+    call expect(code /= MPI_SUCCESS, 'a count that differs on rank 1: MPI_Allreduce returned MPI_SUCCESS')
+    if (code /= MPI_SUCCESS) then
+      call MPI_Error_string(code, text, length, ierr)
+      call expect(index(text(1:length), 'hympi') > 0, 'MPI_Allreduce''s error: '//text(1:length))
+      if (rank == 0) print '(a,a)', 'test_pmpi_fortran: every rank got: ', text(1:length)
+    end if
+    ! Rank 1 expects two integers from the rank below, which sends it one.
+    from_below = 1
+    if (rank == 1) from_below = 2
+    call MPI_Neighbor_alltoallv(sent, [1_ck, 1_ck], [0_ak, 1_ak], MPI_INTEGER, wide, [from_below, 1_ck], &
+                                [1_ak, 0_ak], MPI_INTEGER, ring, code)
+    if (rank == 1) then
+      call expect(code /= MPI_SUCCESS, 'a count that differs on rank 1: MPI_Neighbor_alltoallv returned MPI_SUCCESS')
+      if (code /= MPI_SUCCESS) then
+        call MPI_Error_string(code, text, length, ierr)
+        call expect(index(text(1:length), 'hympi') > 0, 'MPI_Neighbor_alltoallv''s error: '//text(1:length))
+        print '(a,a)', 'test_pmpi_fortran: rank 1 got: ', text(1:length)
+      end if
+    else
+      call expect(code == MPI_SUCCESS, 'MPI_Neighbor_alltoallv failed where the counts agree')
+    end if
+    call MPI_Allreduce(x, y, int(n, ck), MPI_DOUBLE_PRECISION, MPI_SUM, comm, code)
+    call expect(code == MPI_SUCCESS .and. all(y == ranks * x), 'MPI_Allreduce after the error')
+    call MPI_Comm_free(comm, ierr)
+  end subroutine mismatch_mode
 
   subroutine expect(ok, what)
     logical, intent(in) :: ok
