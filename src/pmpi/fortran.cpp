@@ -18,7 +18,7 @@
 // never a Fortran PMPI entry: nothing is counted twice or re-entered.
 #include <mpi.h>
 
-#include "pmpi/persistent.hpp"  // HYMPI_PMPI_PERSISTENT
+#include "pmpi/mpi_features.hpp"  // HYMPI_PMPI_PERSISTENT
 
 namespace {
 

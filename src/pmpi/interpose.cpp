@@ -13,7 +13,8 @@
 //  - The choice depends only on what every rank of a correct MPI program passes alike
 //    (communicator, operation, type, op, count; MPI_IN_PLACE changes no choice) and on the
 //    settings, so all ranks of a call take the same path; settings that differ between
-//    ranks stop the job at MPI_Init (agree_settings). Counts that differ between ranks
+//    ranks stop the job at MPI_Init (agree_settings). A process without MPI_Init (MPI
+//    sessions only: no MPI_COMM_WORLD to agree over) hands every call to MPI. Counts that differ between ranks
 //    are reported on every rank when all of them are at most HYMPI_PMPI_MAX_BYTES (hympi
 //    checks them); across that bound the call is MPI's, and so is what happens. Type signatures spelled
 //    differently on different ranks (MPI_INT on one, a contiguous type of it on another)
@@ -31,6 +32,7 @@
 #include "pmpi/datatypes.hpp"
 #include "pmpi/errors.hpp"
 #include "pmpi/inside.hpp"
+#include "pmpi/mpi_features.hpp"
 #include "pmpi/neighbor.hpp"
 #include "pmpi/persistent.hpp"
 #include "pmpi/report.hpp"
@@ -45,6 +47,7 @@ Path first_path(Operation op, MPI_Comm comm, Context*& context, bool now = false
   context = nullptr;
   const Settings& s = settings();
   if (!s.intercepted[std::size_t(op)]) return Path::disabled;
+  if (!s.agreed) return Path::no_mpi_init;
   if (s.thread_multiple) return Path::thread_multiple;
   return route(comm, context, now);
 }
@@ -376,5 +379,14 @@ int MPI_Finalize(void) {
   Inside inside;  // what hympi releases inside MPI_Finalize calls MPI directly
   return PMPI_Finalize();
 }
+
+#ifdef HYMPI_PMPI_SESSIONS
+// A process of MPI sessions only never reaches MPI_Finalize: its report comes here.
+int MPI_Session_finalize(MPI_Session* session) {
+  const hympi::pmpi::Settings& s = hympi::pmpi::settings();
+  if (!Inside::now() && s.report && !s.agreed) hympi::pmpi::print_report();
+  return PMPI_Session_finalize(session);
+}
+#endif
 
 }  // extern "C"

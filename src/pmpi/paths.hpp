@@ -22,6 +22,8 @@ enum class Path : uint8_t {
   disabled,           // HYMPI_PMPI leaves this operation out
   invalid,            // an invalid communicator or count: MPI reports it
   thread_multiple,    // MPI_THREAD_MULTIPLE program: everything goes to MPI
+  no_mpi_init,        // a process of MPI sessions only: no MPI_COMM_WORLD over which the
+                      // ranks could agree on the settings, so everything goes to MPI
   intercommunicator,  // hympi serves intracommunicators only
   hympi_internal,     // one of hympi's own communicators ("hympi: ..."), used by hympi itself
   warming_up,         // the communicator has made fewer calls than HYMPI_PMPI_AFTER
@@ -33,12 +35,13 @@ enum class Path : uint8_t {
   topology,           // neighbourhood calls: not a distributed graph or Cartesian grid, or a
                       // neighbour repeated or this rank itself (on some rank)
 };
-inline constexpr std::size_t kPaths = 13;
+inline constexpr std::size_t kPaths = 14;
 inline constexpr std::array<const char*, kPaths> kPathNames = {
     "hympi",
     "MPI: disabled by HYMPI_PMPI",
     "MPI: invalid argument",
     "MPI: MPI_THREAD_MULTIPLE",
+    "MPI: no MPI_Init (sessions)",
     "MPI: intercommunicator",
     "MPI: hympi's own communicator",
     "MPI: fewer calls than HYMPI_PMPI_AFTER",

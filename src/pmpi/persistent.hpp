@@ -35,11 +35,7 @@
 
 #include <mpi.h>
 
-// MPI-4, and Open MPI 5 (which says MPI 3.1 but has the persistent collectives): the
-// entry points (requests.cpp, interpose.cpp) exist where MPI has the calls.
-#if MPI_VERSION >= 4 || (defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION >= 5)
-#define HYMPI_PMPI_PERSISTENT 1
-#endif
+#include "pmpi/mpi_features.hpp"  // HYMPI_PMPI_PERSISTENT: the entry points exist where MPI has the calls
 
 #include <cstddef>
 #include <memory>

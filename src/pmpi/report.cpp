@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "pmpi/datatypes.hpp"
@@ -31,12 +32,18 @@ void count_bytes(Operation op, Path path, std::size_t bytes) {
 void print_report() {
   std::vector<unsigned long long> mine(kCells), all(kCells);
   for (std::size_t c = 0; c < kCells; ++c) mine[c] = g_counts[c].load(std::memory_order_relaxed);  // relaxed: see count_call
-  int rank = 0, size = 1;
-  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  PMPI_Comm_size(MPI_COMM_WORLD, &size);
-  PMPI_Reduce(mine.data(), all.data(), int(kCells), MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-  if (rank != 0) return;
-  std::printf("# hympi_pmpi: intercepted calls of %d ranks, by operation, bytes per rank and path\n", size);
+  std::string whose = "this process (MPI sessions only: no MPI_COMM_WORLD to sum over)";
+  if (settings().agreed) {
+    int rank = 0, size = 1;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    PMPI_Reduce(mine.data(), all.data(), int(kCells), MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (rank != 0) return;
+    whose = std::to_string(size) + " ranks";
+  } else {
+    all = mine;
+  }
+  std::printf("# hympi_pmpi: intercepted calls of %s, by operation, bytes per rank and path\n", whose.c_str());
   if (const Measured* m = settings().measured)
     std::printf("# sizes served: where hympi was measured faster than %s %d\n", m->family, m->major);
   else

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // How many intercepted calls went through hympi and how many fell through to MPI, and why,
 // per operation and size class; summed over the ranks and printed by rank 0 at
-// MPI_Finalize when HYMPI_PMPI_REPORT=1.
+// MPI_Finalize when HYMPI_PMPI_REPORT=1 (a process of MPI sessions only: its own, by
+// itself, at MPI_Session_finalize).
 #pragma once
 
 #include <mpi.h>
@@ -24,7 +25,8 @@ inline bool counting() { return settings().report; }
 inline void count_call(Operation op, Path path, MPI_Datatype type = MPI_DATATYPE_NULL, std::int64_t count = 0) {
   if (counting()) count_bytes(op, path, bytes_of(type, count));
 }
-/// Collective over MPI_COMM_WORLD (called from MPI_Finalize, before PMPI_Finalize).
+/// Collective over MPI_COMM_WORLD (called from MPI_Finalize, before PMPI_Finalize); local
+/// in a process without MPI_Init (called from MPI_Session_finalize).
 void print_report();
 
 }  // namespace hympi::pmpi

@@ -17,10 +17,15 @@ namespace {
 
 // Stops the job with `message`: from each rank that calls it ("rank R: ..."), or, when every
 // rank calls it with the same message, from rank 0 alone ("every rank: ...").
+// A process of MPI sessions only (no MPI_Init: no MPI_COMM_WORLD) names none and ends itself
+// (std::abort), which ends the job as any rank's abnormal end does.
 [[noreturn]] void refuse(const std::string& message, bool every_rank = false) {
-  int rank = -1;  // the settings may differ between ranks: say whose
-  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (!every_rank)
+  int rank = -1, world = 0;  // the settings may differ between ranks: say whose
+  PMPI_Initialized(&world);
+  if (world) PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (!world)
+    std::fprintf(stderr, "hympi_pmpi: %s; stopping the job\n", message.c_str());
+  else if (!every_rank)
     std::fprintf(stderr, "hympi_pmpi: rank %d: %s; stopping the job\n", rank, message.c_str());
   else if (rank == 0)
     std::fprintf(stderr, "hympi_pmpi: every rank: %s; stopping the job\n", message.c_str());
@@ -29,7 +34,7 @@ namespace {
   // (MPICH 5's hydra lost it in CI, as it did once in 60 runs of hympi's watchdog), and
   // rank 0 time to print it first where it alone does.
   std::this_thread::sleep_for(std::chrono::milliseconds(every_rank && rank != 0 ? 2000 : 300));
-  PMPI_Abort(MPI_COMM_WORLD, 1);
+  if (world) PMPI_Abort(MPI_COMM_WORLD, 1);
   std::abort();
 }
 
@@ -134,6 +139,7 @@ void agree_settings() {
   // Ranks may ask for different thread levels: one at MPI_THREAD_MULTIPLE sends every call to
   // MPI, so every rank does (and the other paths decide nothing).
   if (-values[n] != 0) s.thread_multiple = true;
+  s.agreed = true;
   auto shown = [](long long v) { return v == -1 ? std::string("unlimited") : std::to_string(v); };
   for (std::size_t i = 1; i < (s.thread_multiple ? 2 : n); ++i) {
     const long long least = values[i], most = -values[n + i];

@@ -70,6 +70,7 @@ struct Settings {
   bool bounds_set = false;             // HYMPI_PMPI_MIN_BYTES / _MAX_BYTES replaced the table
   bool report = false;
   bool thread_multiple = false;  // the program runs at MPI_THREAD_MULTIPLE (on any rank: agree_settings)
+  bool agreed = false;  // agree_settings ran (MPI_Init): else, MPI sessions only, every call is MPI's
 };
 
 /// Reads the environment (once: settings() keeps the result).
@@ -91,11 +92,11 @@ inline Settings& stored_settings() {
 }
 inline const Settings& settings() { return stored_settings(); }
 
-/// A call of `op` that goes to MPI at once: not intercepted, or an MPI_THREAD_MULTIPLE
-/// program, and no report to count it in.
+/// A call of `op` that goes to MPI at once: not intercepted, an MPI_THREAD_MULTIPLE program
+/// or one without MPI_Init, and no report to count it in.
 inline bool straight_to_mpi(Operation op) {
   const Settings& s = settings();
-  return !s.report && (!s.intercepted[std::size_t(op)] || s.thread_multiple);
+  return !s.report && (!s.intercepted[std::size_t(op)] || s.thread_multiple || !s.agreed);
 }
 
 }  // namespace hympi::pmpi

@@ -86,9 +86,9 @@ static void exchange(MPI_Comm graph, unsigned char* send, unsigned char* got, MP
 static void neighbours(unsigned char* send, unsigned char* got) {
   const int other = 1 - world_rank;
   for (int order = 0; order < 2; ++order) {  // 0: the large message first; 1: between small ones
+    const int weight = 1;
     MPI_Comm graph;
-    MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &other, MPI_UNWEIGHTED, 1, &other, MPI_UNWEIGHTED,
-                                   MPI_INFO_NULL, 0, &graph);
+    MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &other, &weight, 1, &other, &weight, MPI_INFO_NULL, 0, &graph);
     const MPI_Count sizes[2][3] = {{kBig, 64, kBig}, {64, kBig, 64}};
     for (int call = 0; call < 3; ++call) exchange(graph, send, got, sizes[order][call], 20 + 4 * order + call);
     MPI_Comm_free(&graph);

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// A plain MPI program of MPI sessions only (MPI_Session_init, never MPI_Init), run with
+// libhympi_pmpi preloaded. Without MPI_Init the library has no MPI_COMM_WORLD over which
+// its ranks could agree on its settings, so it hands every call to MPI ("MPI: no MPI_Init"),
+// and each process prints its own report (HYMPI_PMPI_REPORT=1) at MPI_Session_finalize.
+// The session asks for MPI_THREAD_FUNNELED (Open MPI 5 grants it; MPICH runs sessions at
+// MPI_THREAD_MULTIPLE: the missing MPI_Init is the reason either way). Barrier, broadcast
+// from every root, reduce and allreduce (also in place) with data that changes every call,
+// and MPI_Neighbor_alltoall on a ring graph, against their closed forms; each rank's verdict
+// in every rank's exit code.
+#include <mpi.h>
+#include <stdio.h>
+
+#include "check.h"
+
+static void calls(MPI_Comm comm, MPI_Comm ring, int it) {
+  int size, right, left;
+  MPI_Comm_size(comm, &size);
+  right = (world_rank + 1) % size, left = (world_rank + size - 1) % size;
+  CHECK(MPI_Barrier(comm) == MPI_SUCCESS, "MPI_Barrier");
+  double x[4], y[4];
+  for (int i = 0; i < 4; ++i) x[i] = world_rank + it + i;
+  MPI_Allreduce(x, y, 4, MPI_DOUBLE, MPI_SUM, comm);
+  for (int i = 0; i < 4; ++i) CHECK(y[i] == size * (it + i) + size * (size - 1) / 2.0, "allreduce %d: %g", it, y[i]);
+  long k[2] = {world_rank * 10L + it, -world_rank};
+  MPI_Allreduce(MPI_IN_PLACE, k, 2, MPI_LONG, MPI_MAX, comm);
+  CHECK(k[0] == (size - 1) * 10L + it && k[1] == 0, "allreduce in place %d: %ld %ld", it, k[0], k[1]);
+  const int root = it % size;
+  int v[3] = {-1, -1, -1};
+  if (world_rank == root) v[0] = it, v[1] = 2 * it, v[2] = root;
+  MPI_Bcast(v, 3, MPI_INT, root, comm);
+  CHECK(v[0] == it && v[1] == 2 * it && v[2] == root, "bcast %d from %d", it, root);
+  y[0] = -1;
+  MPI_Reduce(x, y, 4, MPI_DOUBLE, MPI_SUM, root, comm);
+  if (world_rank == root) CHECK(y[0] == size * it + size * (size - 1) / 2.0, "reduce %d: %g", it, y[0]);
+  int sent[2] = {world_rank * 100 + it, world_rank * 100 + it + 1}, got[2] = {-1, -1};
+  MPI_Neighbor_alltoall(sent, 1, MPI_INT, got, 1, MPI_INT, ring);  // to left, right; from left, right
+  CHECK(got[0] == left * 100 + it + 1 && got[1] == right * 100 + it, "neighbor_alltoall %d: %d %d", it, got[0],
+        got[1]);
+}
+
+int main(void) {
+  MPI_Info info;
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "mpi_thread_support_level", "MPI_THREAD_FUNNELED");
+  MPI_Session session;
+  if (MPI_Session_init(info, MPI_ERRORS_RETURN, &session) != MPI_SUCCESS) {
+    fprintf(stderr, "test_pmpi_sessions: MPI_Session_init failed\n");
+    return 1;
+  }
+  MPI_Info_free(&info);
+  MPI_Group group;
+  MPI_Group_from_session_pset(session, "mpi://WORLD", &group);
+  MPI_Comm comm;
+  MPI_Comm_create_from_group(group, "org.hympi.test_pmpi_sessions", MPI_INFO_NULL, MPI_ERRORS_RETURN, &comm);
+  int size;
+  MPI_Comm_rank(comm, &world_rank);
+  MPI_Comm_size(comm, &size);
+  // Neighbours left then right, in both directions: a ring without repeats from 3 ranks.
+  const int neighbours[2] = {(world_rank + size - 1) % size, (world_rank + 1) % size};
+  const int weights[2] = {1, 1};  // (Open MPI 5's MPI_UNWEIGHTED trips GCC's -Wstringop-overread)
+  MPI_Comm ring;
+  MPI_Dist_graph_create_adjacent(comm, 2, neighbours, weights, 2, neighbours, weights, MPI_INFO_NULL, 0, &ring);
+  for (int it = 0; it < test_iterations(); ++it) calls(comm, ring, it);
+  int all = 0;
+  MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, comm);
+  if (world_rank == 0) printf("test_pmpi_sessions: %s\n", all ? "FAILED" : "all ranks passed");
+  fflush(stdout);
+  MPI_Comm_free(&ring);
+  MPI_Comm_free(&comm);
+  MPI_Group_free(&group);
+  MPI_Session_finalize(&session);
+  return all != 0;
+}
