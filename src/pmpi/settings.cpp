@@ -17,8 +17,8 @@ namespace {
 
 // Stops the job with `message`: from each rank that calls it ("rank R: ..."), or, when every
 // rank calls it with the same message, from rank 0 alone ("every rank: ...").
-// A process of MPI sessions only (no MPI_Init: no MPI_COMM_WORLD) names none and ends itself
-// (std::abort), which ends the job as any rank's abnormal end does.
+// A process of MPI sessions only (no MPI_Init: no MPI_COMM_WORLD) names no rank and exits
+// with 1, which ends the job as any rank's exit without finalizing does.
 [[noreturn]] void refuse(const std::string& message, bool every_rank = false) {
   int rank = -1, world = 0;  // the settings may differ between ranks: say whose
   PMPI_Initialized(&world);
@@ -35,7 +35,7 @@ namespace {
   // rank 0 time to print it first where it alone does.
   std::this_thread::sleep_for(std::chrono::milliseconds(every_rank && rank != 0 ? 2000 : 300));
   if (world) PMPI_Abort(MPI_COMM_WORLD, 1);
-  std::abort();
+  std::_Exit(1);
 }
 
 void parse_operations(const char* value, Settings& s) {

@@ -8,8 +8,12 @@
 // from every root, reduce and allreduce (also in place) with data that changes every call,
 // and MPI_Neighbor_alltoall on a ring graph, against their closed forms; each rank's verdict
 // in every rank's exit code.
+//   test_pmpi_sessions          sessions only
+//   test_pmpi_sessions mixed    MPI_Init first and MPI_Finalize last: the session's
+//                               communicators are served like any other
 #include <mpi.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "check.h"
 
@@ -39,7 +43,9 @@ static void calls(MPI_Comm comm, MPI_Comm ring, int it) {
         got[1]);
 }
 
-int main(void) {
+int main(int argc, char** argv) {
+  const int mixed = argc > 1 && strcmp(argv[1], "mixed") == 0;
+  if (mixed) MPI_Init(&argc, &argv);
   MPI_Info info;
   MPI_Info_create(&info);
   MPI_Info_set(info, "mpi_thread_support_level", "MPI_THREAD_FUNNELED");
@@ -64,11 +70,12 @@ int main(void) {
   for (int it = 0; it < test_iterations(); ++it) calls(comm, ring, it);
   int all = 0;
   MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, comm);
-  if (world_rank == 0) printf("test_pmpi_sessions: %s\n", all ? "FAILED" : "all ranks passed");
+  if (world_rank == 0) printf("test_pmpi_sessions%s: %s\n", mixed ? " mixed" : "", all ? "FAILED" : "all ranks passed");
   fflush(stdout);
   MPI_Comm_free(&ring);
   MPI_Comm_free(&comm);
   MPI_Group_free(&group);
   MPI_Session_finalize(&session);
+  if (mixed) MPI_Finalize();
   return all != 0;
 }
