@@ -14,11 +14,12 @@
 //    (communicator, operation, type, op, count; MPI_IN_PLACE changes no choice) and on the
 //    settings, so all ranks of a call take the same path; settings that differ between
 //    ranks stop the job at MPI_Init (agree_settings). A process without MPI_Init (MPI
-//    sessions only: no MPI_COMM_WORLD to agree over) hands every call to MPI. Counts that differ between ranks
-//    are reported on every rank when all of them are at most HYMPI_PMPI_MAX_BYTES (hympi
-//    checks them); across that bound the call is MPI's, and so is what happens. Type signatures spelled
-//    differently on different ranks (MPI_INT on one, a contiguous type of it on another)
-//    would split the path: such programs must set HYMPI_PMPI=none.
+//    sessions only: no MPI_COMM_WORLD to agree over) hands every call to MPI. Counts that
+//    differ between ranks are reported on every rank when all of them are at most
+//    HYMPI_PMPI_MAX_BYTES (hympi checks them); across that bound the call is MPI's, and so
+//    is what happens. Type signatures spelled differently on different ranks (MPI_INT on
+//    one, a contiguous type of it on another) would split the path: such programs must set
+//    HYMPI_PMPI=none.
 //  - A hympi error (counts, roots, types or ops that differ between ranks) is raised on
 //    every rank through the communicator's error handler; the Context stays usable.
 //  - While hympi runs, its own MPI calls on this thread go to PMPI (Inside).
