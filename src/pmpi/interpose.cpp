@@ -13,8 +13,11 @@
 //  - The choice depends only on what every rank of a correct MPI program passes alike
 //    (communicator, operation, type, op, count; MPI_IN_PLACE changes no choice) and on the
 //    settings, so all ranks of a call take the same path; settings that differ between
-//    ranks stop the job at MPI_Init (agree_settings). A process without MPI_Init (MPI
-//    sessions only: no MPI_COMM_WORLD to agree over) hands every call to MPI. Counts that
+//    ranks stop the job at MPI_Init (agree_settings). Until MPI_Init has gone through the
+//    library (never, in a program of MPI sessions only: no MPI_COMM_WORLD to agree over),
+//    and once a rank or an MPI session runs at MPI_THREAD_MULTIPLE, every call goes to MPI
+//    (process_path; this assumes every rank initializes MPI and its sessions at the same
+//    point of its sequence of collective calls, as SPMD programs do). Counts that
 //    differ between ranks are reported on every rank when all of them are at most
 //    HYMPI_PMPI_MAX_BYTES (hympi checks them); across that bound the call is MPI's, and so
 //    is what happens. Type signatures spelled differently on different ranks (MPI_INT on
@@ -48,8 +51,7 @@ Path first_path(Operation op, MPI_Comm comm, Context*& context, bool now = false
   context = nullptr;
   const Settings& s = settings();
   if (!s.intercepted[std::size_t(op)]) return Path::disabled;
-  if (!s.agreed) return Path::no_mpi_init;
-  if (s.thread_multiple) return Path::thread_multiple;
+  if (const Path p = process_path(); p != Path::hympi) return p;
   return route(comm, context, now);
 }
 
@@ -382,11 +384,10 @@ int MPI_Finalize(void) {
 }
 
 #ifdef HYMPI_PMPI_SESSIONS
-// A process of MPI sessions only never reaches MPI_Finalize: its report comes here.
-int MPI_Session_finalize(MPI_Session* session) {
-  const hympi::pmpi::Settings& s = hympi::pmpi::settings();
-  if (!Inside::now() && s.report && !s.agreed) hympi::pmpi::print_report();
-  return PMPI_Session_finalize(session);
+int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session* session) {
+  const int code = PMPI_Session_init(info, errhandler, session);
+  if (code == MPI_SUCCESS) hympi::pmpi::note_session_thread_level(*session);
+  return code;
 }
 #endif
 

@@ -21,9 +21,9 @@ enum class Path : uint8_t {
   hympi,              // served by the communicator's Context
   disabled,           // HYMPI_PMPI leaves this operation out
   invalid,            // an invalid communicator or count: MPI reports it
-  thread_multiple,    // MPI_THREAD_MULTIPLE program: everything goes to MPI
-  no_mpi_init,        // a process of MPI sessions only: no MPI_COMM_WORLD over which the
-                      // ranks could agree on the settings, so everything goes to MPI
+  thread_multiple,    // MPI_THREAD_MULTIPLE (MPI_Init on a rank, or a session): everything to MPI
+  no_mpi_init,        // MPI_Init did not go through the library (a program of MPI sessions
+                      // only, or another PMPI library in front): no settings compared
   intercommunicator,  // hympi serves intracommunicators only
   hympi_internal,     // one of hympi's own communicators ("hympi: ..."), used by hympi itself
   warming_up,         // the communicator has made fewer calls than HYMPI_PMPI_AFTER
@@ -41,7 +41,7 @@ inline constexpr std::array<const char*, kPaths> kPathNames = {
     "MPI: disabled by HYMPI_PMPI",
     "MPI: invalid argument",
     "MPI: MPI_THREAD_MULTIPLE",
-    "MPI: no MPI_Init (sessions)",
+    "MPI: no MPI_Init seen",
     "MPI: intercommunicator",
     "MPI: hympi's own communicator",
     "MPI: fewer calls than HYMPI_PMPI_AFTER",

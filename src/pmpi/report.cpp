@@ -19,21 +19,16 @@ constexpr std::size_t kOps = kMpiNames.size(), kSizes = kSizeNames.size();
 constexpr std::size_t kCells = kOps * kSizes * kPaths;
 
 std::atomic<uint64_t> g_counts[kCells];
+bool g_printed = false;  // by MPI_Finalize (its thread, then exit: one after the other)
 
 std::size_t cell(std::size_t op, std::size_t size, std::size_t path) { return (op * kSizes + size) * kPaths + path; }
 
-}  // namespace
-
-void count_bytes(Operation op, Path path, std::size_t bytes) {
-  // relaxed: a tally read only at MPI_Finalize, after the threads that call MPI are done
-  g_counts[cell(std::size_t(op), size_class(bytes), std::size_t(path))].fetch_add(1, std::memory_order_relaxed);
-}
-
-void print_report() {
+// `summed`: collective over MPI_COMM_WORLD, rank 0 prints the sums; else this process's own.
+void print(bool summed) {
   std::vector<unsigned long long> mine(kCells), all(kCells);
   for (std::size_t c = 0; c < kCells; ++c) mine[c] = g_counts[c].load(std::memory_order_relaxed);  // relaxed: see count_call
-  std::string whose = "this process (MPI sessions only: no MPI_COMM_WORLD to sum over)";
-  if (settings().agreed) {
+  std::string whose = "this process (its own: no MPI_Init seen, no sum over ranks)";
+  if (summed) {
     int rank = 0, size = 1;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -57,6 +52,24 @@ void print_report() {
         if (const unsigned long long n = all[cell(op, s, p)])
           std::printf("  %-22s %-11s %-40s %12llu\n", kMpiNames[op], kSizeNames[s], kPathNames[p], n);
   std::fflush(stdout);
+}
+
+}  // namespace
+
+void count_bytes(Operation op, Path path, std::size_t bytes) {
+  // relaxed: a tally read only when printed, after the threads that call MPI are done
+  g_counts[cell(std::size_t(op), size_class(bytes), std::size_t(path))].fetch_add(1, std::memory_order_relaxed);
+}
+
+void print_report() {
+  // The sums over MPI_COMM_WORLD need every rank here: only when the ranks compared their
+  // settings (HYMPI_PMPI_REPORT among them) at an MPI_Init that went through the library.
+  print(g_init_seen.load(std::memory_order_acquire));  // acquire: as process_path
+  g_printed = true;
+}
+
+void print_unprinted_report() {
+  if (!g_printed) print(false);
 }
 
 }  // namespace hympi::pmpi

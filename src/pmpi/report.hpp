@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // How many intercepted calls went through hympi and how many fell through to MPI, and why,
 // per operation and size class; summed over the ranks and printed by rank 0 at
-// MPI_Finalize when HYMPI_PMPI_REPORT=1 (a process of MPI sessions only: its own, by
-// itself, at MPI_Session_finalize).
+// MPI_Finalize when HYMPI_PMPI_REPORT=1. A process whose MPI_Init the library did not see
+// (a program of MPI sessions only) prints its own at exit.
 #pragma once
 
 #include <mpi.h>
@@ -25,8 +25,10 @@ inline bool counting() { return settings().report; }
 inline void count_call(Operation op, Path path, MPI_Datatype type = MPI_DATATYPE_NULL, std::int64_t count = 0) {
   if (counting()) count_bytes(op, path, bytes_of(type, count));
 }
-/// Collective over MPI_COMM_WORLD (called from MPI_Finalize, before PMPI_Finalize); local
-/// in a process without MPI_Init (called from MPI_Session_finalize).
+/// From MPI_Finalize, before PMPI_Finalize: collective over MPI_COMM_WORLD (rank 0 prints
+/// the sums) when MPI_Init went through the library, else this process's own.
 void print_report();
+/// At exit (atexit, HYMPI_PMPI_REPORT=1): this process's own, unless MPI_Finalize printed.
+void print_unprinted_report();
 
 }  // namespace hympi::pmpi

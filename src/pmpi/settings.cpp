@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "pmpi/settings.hpp"
 
+#include "pmpi/report.hpp"  // print_unprinted_report
+
 #include <mpi.h>
 
 #include <cctype>
@@ -98,10 +100,8 @@ Settings read_settings() {
     if (std::strcmp(v, "0") != 0 && std::strcmp(v, "1") != 0)
       refuse(std::string("HYMPI_PMPI_REPORT='") + v + "': expected 1 (print at MPI_Finalize) or 0");
     s.report = v[0] == '1';
+    if (s.report) std::atexit(print_unprinted_report);
   }
-  int level = MPI_THREAD_SINGLE;
-  PMPI_Query_thread(&level);
-  s.thread_multiple = level == MPI_THREAD_MULTIPLE;
   return s;
 }
 
@@ -119,7 +119,10 @@ void agree_settings() {
   std::vector<Row> rows;
   long long mask = 0;
   for (std::size_t op = 0; op < kOperations; ++op) mask |= (s.intercepted[op] ? 1LL : 0LL) << op;
-  rows.push_back({"the thread level", s.thread_multiple, false});  // first: see below
+  int level = MPI_THREAD_SINGLE;
+  PMPI_Query_thread(&level);
+  const bool multiple = level == MPI_THREAD_MULTIPLE || g_thread_multiple.load(std::memory_order_relaxed);
+  rows.push_back({"the thread level", multiple, false});  // first: see below
   rows.push_back({"HYMPI_PMPI_REPORT", s.report, false});
   rows.push_back({"HYMPI_PMPI", mask, false});
   rows.push_back({"HYMPI_PMPI_AFTER", mask ? s.after : 0, true});
@@ -138,10 +141,11 @@ void agree_settings() {
   PMPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
   // Ranks may ask for different thread levels: one at MPI_THREAD_MULTIPLE sends every call to
   // MPI, so every rank does (and the other paths decide nothing).
-  if (-values[n] != 0) s.thread_multiple = true;
-  s.agreed = true;
+  const bool every_call_to_mpi = -values[n] != 0;  // a rank at MPI_THREAD_MULTIPLE
+  // relaxed: published by g_init_seen's release below
+  if (every_call_to_mpi) g_thread_multiple.store(true, std::memory_order_relaxed);
   auto shown = [](long long v) { return v == -1 ? std::string("unlimited") : std::to_string(v); };
-  for (std::size_t i = 1; i < (s.thread_multiple ? 2 : n); ++i) {
+  for (std::size_t i = 1; i < (every_call_to_mpi ? 2 : n); ++i) {
     const long long least = values[i], most = -values[n + i];
     if (least == most) continue;
     refuse(rows[i].name + " differs between ranks" +
@@ -152,7 +156,23 @@ void agree_settings() {
                "other hosts only with -x)",
            true);
   }
+  // release: the thread level stored above reaches every thread that sees the flag set
+  g_init_seen.store(true, std::memory_order_release);
 }
+
+#ifdef HYMPI_PMPI_SESSIONS
+void note_session_thread_level(MPI_Session session) {
+  MPI_Info info = MPI_INFO_NULL;
+  char level[64] = {};
+  int length = int(sizeof level) - 1, known = 0;
+  if (PMPI_Session_get_info(session, &info) == MPI_SUCCESS && info != MPI_INFO_NULL) {
+    PMPI_Info_get_string(info, "mpi_thread_support_level", &length, level, &known);
+    PMPI_Info_free(&info);
+  }
+  // relaxed: a flag read on its own (process_path); a level not told is taken for the highest
+  if (!known || std::strcmp(level, "MPI_THREAD_MULTIPLE") == 0) g_thread_multiple.store(true, std::memory_order_relaxed);
+}
+#endif
 
 const Measured* measured_for(const char* library_version) {
   for (const Measured& m : kMeasured) {

@@ -18,10 +18,14 @@
 // A malformed value stops the job (MPI_Abort) with a message that names it.
 #pragma once
 
+#include <mpi.h>
+
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <limits>
 
+#include "pmpi/mpi_features.hpp"
 #include "pmpi/paths.hpp"
 
 namespace hympi::pmpi {
@@ -69,9 +73,17 @@ struct Settings {
   const Measured* measured = nullptr;  // the row bounds came from, if neither variable is set
   bool bounds_set = false;             // HYMPI_PMPI_MIN_BYTES / _MAX_BYTES replaced the table
   bool report = false;
-  bool thread_multiple = false;  // the program runs at MPI_THREAD_MULTIPLE (on any rank: agree_settings)
-  bool agreed = false;  // agree_settings ran (MPI_Init): else, MPI sessions only, every call is MPI's
 };
+
+// What the library learns of MPI after reading the settings. Atomics: a program of MPI
+// sessions may call MPI from other threads while MPI_Init or MPI_Session_init runs.
+/// Set at the end of agree_settings: MPI_Init went through the library and the ranks
+/// compared their settings. Until then (a program of MPI sessions only, or another PMPI
+/// library in front of this one) every call goes to MPI.
+inline std::atomic<bool> g_init_seen{false};
+/// A rank's MPI_Init, or an MPI session of this process, at MPI_THREAD_MULTIPLE: every
+/// call goes to MPI.
+inline std::atomic<bool> g_thread_multiple{false};
 
 /// Reads the environment (once: settings() keeps the result).
 Settings read_settings();
@@ -83,8 +95,7 @@ Settings read_settings();
 /// Fortran entries reach those), where every rank is.
 void agree_settings();
 
-/// Read at the end of MPI_Init (agree_settings, which may set thread_multiple), else at the
-/// first call (it asks MPI for the thread level and the library).
+/// Read at the end of MPI_Init (agree_settings), else at the first call.
 /// Inline: every intercepted call reads it, a falling-through one first of all.
 inline Settings& stored_settings() {
   static Settings s = read_settings();
@@ -92,11 +103,25 @@ inline Settings& stored_settings() {
 }
 inline const Settings& settings() { return stored_settings(); }
 
-/// A call of `op` that goes to MPI at once: not intercepted, an MPI_THREAD_MULTIPLE program
-/// or one without MPI_Init, and no report to count it in.
+#ifdef HYMPI_PMPI_SESSIONS
+/// After MPI_Session_init: a session at MPI_THREAD_MULTIPLE (MPICH's all are) sends every
+/// later call of this process to MPI (g_thread_multiple).
+void note_session_thread_level(MPI_Session session);
+#endif
+
+/// Why every call goes to MPI before its arguments are looked at, if it does.
+inline Path process_path() {
+  // acquire: pairs with agree_settings' release, after which g_thread_multiple is the agreed one
+  if (!g_init_seen.load(std::memory_order_acquire)) return Path::no_mpi_init;
+  // relaxed: a flag read on its own; a session sets it before it makes its communicators
+  return g_thread_multiple.load(std::memory_order_relaxed) ? Path::thread_multiple : Path::hympi;
+}
+
+/// A call of `op` that goes to MPI at once: not intercepted, or every call goes to MPI
+/// (process_path), and no report to count it in.
 inline bool straight_to_mpi(Operation op) {
   const Settings& s = settings();
-  return !s.report && (!s.intercepted[std::size_t(op)] || s.thread_multiple || !s.agreed);
+  return !s.report && (!s.intercepted[std::size_t(op)] || process_path() != Path::hympi);
 }
 
 }  // namespace hympi::pmpi

@@ -51,7 +51,7 @@ if(EXISTS ${prefix}/lib/libhympi_pmpi.so)
   # MPI_<Call>, its MPI-4 large-count form MPI_<Call>_c and its Fortran entries mpi_<call>_
   # and mpi_<call>_f08_ (fortran.cpp), all compared in lower case (CMake's regular
   # expressions take few groups).
-  set(calls "allreduce|barrier|bcast|init(_thread)?|finalize|session_finalize|reduce|neighbor_alltoallv?(_init)?|start(all)?|wait(all|any|some)?|test(all|any|some)?|request_(get_status|free)")
+  set(calls "allreduce|barrier|bcast|init(_thread)?|finalize|session_init|reduce|neighbor_alltoallv?(_init)?|start(all)?|wait(all|any|some)?|test(all|any|some)?|request_(get_status|free)")
   string(TOLOWER "${last_output}\n" exported)
   string(REGEX REPLACE "mpi_(${calls})(_c|_|_f08_)?\n" "" others "${exported}")
   string(STRIP "${others}" others)

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// A plain MPI program of MPI sessions only (MPI_Session_init, never MPI_Init), run with
-// libhympi_pmpi preloaded. Without MPI_Init the library has no MPI_COMM_WORLD over which
-// its ranks could agree on its settings, so it hands every call to MPI ("MPI: no MPI_Init"),
-// and each process prints its own report (HYMPI_PMPI_REPORT=1) at MPI_Session_finalize.
-// The session asks for MPI_THREAD_FUNNELED (Open MPI 5 grants it; MPICH runs sessions at
-// MPI_THREAD_MULTIPLE: the missing MPI_Init is the reason either way). Barrier, broadcast
+// A plain MPI program of MPI sessions, run with libhympi_pmpi preloaded. Barrier, broadcast
 // from every root, reduce and allreduce (also in place) with data that changes every call,
-// and MPI_Neighbor_alltoall on a ring graph, against their closed forms; each rank's verdict
-// in every rank's exit code.
-//   test_pmpi_sessions          sessions only
+// and MPI_Neighbor_alltoall on a ring graph, on communicators of a session, against their
+// closed forms; each rank's verdict (summed by PMPI, never through the library under
+// test) in every rank's exit code. The session asks for MPI_THREAD_FUNNELED (Open MPI 5
+// grants it; MPICH runs every session at MPI_THREAD_MULTIPLE).
+//   test_pmpi_sessions          sessions only, never MPI_Init: the library has no
+//       MPI_COMM_WORLD over which its ranks could compare their settings, so it hands every
+//       call to MPI ("MPI: no MPI_Init seen"); each process prints its own report at exit
 //   test_pmpi_sessions mixed    MPI_Init first and MPI_Finalize last: the session's
-//                               communicators are served like any other
+//       communicators are served like any other, unless the session runs at
+//       MPI_THREAD_MULTIPLE (MPICH), which sends every later call to MPI
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -56,9 +56,13 @@ int main(int argc, char** argv) {
   }
   MPI_Info_free(&info);
   MPI_Group group;
-  MPI_Group_from_session_pset(session, "mpi://WORLD", &group);
   MPI_Comm comm;
-  MPI_Comm_create_from_group(group, "org.hympi.test_pmpi_sessions", MPI_INFO_NULL, MPI_ERRORS_RETURN, &comm);
+  if (MPI_Group_from_session_pset(session, "mpi://WORLD", &group) != MPI_SUCCESS ||
+      MPI_Comm_create_from_group(group, "org.hympi.test_pmpi_sessions", MPI_INFO_NULL, MPI_ERRORS_RETURN, &comm) !=
+          MPI_SUCCESS) {
+    fprintf(stderr, "test_pmpi_sessions: no communicator from the session's mpi://WORLD\n");
+    return 1;
+  }
   int size;
   MPI_Comm_rank(comm, &world_rank);
   MPI_Comm_size(comm, &size);
@@ -69,7 +73,7 @@ int main(int argc, char** argv) {
   MPI_Dist_graph_create_adjacent(comm, 2, neighbours, weights, 2, neighbours, weights, MPI_INFO_NULL, 0, &ring);
   for (int it = 0; it < test_iterations(); ++it) calls(comm, ring, it);
   int all = 0;
-  MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, comm);
+  PMPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, comm);
   if (world_rank == 0) printf("test_pmpi_sessions%s: %s\n", mixed ? " mixed" : "", all ? "FAILED" : "all ranks passed");
   fflush(stdout);
   MPI_Comm_free(&ring);
