@@ -4,7 +4,8 @@
 #   scripts/test.sh          installs dependencies (scripts/deps.sh: Debian's packages as
 #                            root, PyPI's Open MPI 5 and MPICH 5 wheels in .deps/), then
 #                            builds and tests each tree as the table below says
-#   scripts/test.sh --all    every test in every tree (about half as long again)
+#   scripts/test.sh --all    every test in every tree (about half as long again) but
+#                            label "large" (messages above 2 GiB: ctest -L large by hand)
 # Environment: HYMPI_TREES (which trees, default all of the table), CTEST_ARGS (extra
 # ctest flags).
 set -euo pipefail

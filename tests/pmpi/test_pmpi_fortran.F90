@@ -37,6 +37,7 @@ program test_pmpi_fortran
   integer :: rank, ranks, ierr, it, i, root, failures, any_failure
   double precision :: x(n), y(n)
   integer :: k(4), m(4), sent(2), got(2), below, above
+  character(len=16) :: mode
 #if BINDING == 3
   type(MPI_Comm) :: ring
 #else
@@ -63,8 +64,10 @@ program test_pmpi_fortran
   call MPI_Cart_create(MPI_COMM_WORLD, 1, [ranks], [.true.], .false., ring, ierr)
   call MPI_Cart_shift(ring, 0, 1, below, above, ierr)
   if (command_argument_count() > 0) then
-    call mismatch_mode()
-    call finish('mismatch')
+    call get_command_argument(1, mode)
+    call expect(mode == 'mismatch', 'unknown mode '//trim(mode)//' (mismatch, or none)')
+    if (mode == 'mismatch') call mismatch_mode()
+    call finish(trim(mode))
   end if
 #if PERSISTENT
   pcounts = [1, 1]

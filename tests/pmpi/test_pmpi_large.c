@@ -103,7 +103,9 @@ int main(int argc, char** argv) {
   unsigned char* a = malloc((size_t)kBig);
   unsigned char* b = malloc((size_t)kBig);
   CHECK(a && b, "no memory for two buffers of %lld bytes", (long long)kBig);
-  if (size == 2 && a && b) {
+  int everywhere = a && b;  // every rank has its buffers, or none starts (no rank left waiting)
+  PMPI_Allreduce(MPI_IN_PLACE, &everywhere, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (size == 2 && everywhere) {
     broadcasts(a);
     reductions((int*)a);
     neighbours(a, b);
