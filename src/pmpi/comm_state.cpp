@@ -25,7 +25,8 @@ struct CommState {
 // about as much as a small hympi collective. Forgotten when that state is released
 // (MPI_Comm_free: MPI may give the handle to a later communicator). No lock: programs at
 // MPI_THREAD_MULTIPLE never get here (Path::thread_multiple), the others make their MPI
-// calls one at a time.
+// calls one at a time (one that opens an MPI session at that level after served calls
+// frees its earlier communicators one at a time too: docs/pmpi.md).
 struct LastLookup {
   MPI_Comm comm = MPI_COMM_NULL;
   CommState* state = nullptr;

@@ -8,5 +8,5 @@
 
 #if MPI_VERSION >= 4 || (defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION >= 5)
 #define HYMPI_PMPI_PERSISTENT 1  // MPI_Neighbor_alltoall(v)_init (persistent.hpp, requests.cpp)
-#define HYMPI_PMPI_SESSIONS 1    // MPI_Session_finalize (interpose.cpp: the report)
+#define HYMPI_PMPI_SESSIONS 1    // MPI_Session_init (interpose.cpp: a session's thread level)
 #endif

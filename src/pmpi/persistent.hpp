@@ -30,7 +30,8 @@
 //    A request not freed when its communicator goes stays registered as an orphan: starting
 //    it is an error, never a call that moves nothing.
 //  - Programs at MPI_THREAD_MULTIPLE never get here (Path::thread_multiple): the registry
-//    has no lock.
+//    has no lock (one that opens an MPI session at that level after making served requests
+//    completes and frees those one at a time: docs/pmpi.md).
 #pragma once
 
 #include <mpi.h>

@@ -26,7 +26,7 @@ std::size_t cell(std::size_t op, std::size_t size, std::size_t path) { return (o
 // `summed`: collective over MPI_COMM_WORLD, rank 0 prints the sums; else this process's own.
 void print(bool summed) {
   std::vector<unsigned long long> mine(kCells), all(kCells);
-  for (std::size_t c = 0; c < kCells; ++c) mine[c] = g_counts[c].load(std::memory_order_relaxed);  // relaxed: see count_call
+  for (std::size_t c = 0; c < kCells; ++c) mine[c] = g_counts[c].load(std::memory_order_relaxed);  // relaxed: see count_bytes
   std::string whose = "this process (its own: no MPI_Init seen, no sum over ranks)";
   if (summed) {
     int rank = 0, size = 1;
@@ -64,12 +64,15 @@ void count_bytes(Operation op, Path path, std::size_t bytes) {
 void print_report() {
   // The sums over MPI_COMM_WORLD need every rank here: only when the ranks compared their
   // settings (HYMPI_PMPI_REPORT among them) at an MPI_Init that went through the library.
-  print(g_init_seen.load(std::memory_order_acquire));  // acquire: as process_path
+  // relaxed: set on this thread or before it could call MPI (nothing else read with it)
+  print(g_init_seen.load(std::memory_order_relaxed));
   g_printed = true;
 }
 
 void print_unprinted_report() {
-  if (!g_printed) print(false);
+  // A process whose MPI_Init went through the library reports at MPI_Finalize only (one
+  // that exits before it, e.g. in MPI_Abort, prints nothing). relaxed: as print_report.
+  if (!g_printed && !g_init_seen.load(std::memory_order_relaxed)) print(false);
 }
 
 }  // namespace hympi::pmpi

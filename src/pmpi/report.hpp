@@ -28,7 +28,8 @@ inline void count_call(Operation op, Path path, MPI_Datatype type = MPI_DATATYPE
 /// From MPI_Finalize, before PMPI_Finalize: collective over MPI_COMM_WORLD (rank 0 prints
 /// the sums) when MPI_Init went through the library, else this process's own.
 void print_report();
-/// At exit (atexit, HYMPI_PMPI_REPORT=1): this process's own, unless MPI_Finalize printed.
+/// At exit (atexit, HYMPI_PMPI_REPORT=1): this process's own, when the library saw no
+/// MPI_Init (and so MPI_Finalize printed none).
 void print_unprinted_report();
 
 }  // namespace hympi::pmpi

@@ -121,6 +121,7 @@ void agree_settings() {
   for (std::size_t op = 0; op < kOperations; ++op) mask |= (s.intercepted[op] ? 1LL : 0LL) << op;
   int level = MPI_THREAD_SINGLE;
   PMPI_Query_thread(&level);
+  // relaxed: set by a session made before MPI_Init on this thread, or compared below anyway
   const bool multiple = level == MPI_THREAD_MULTIPLE || g_thread_multiple.load(std::memory_order_relaxed);
   rows.push_back({"the thread level", multiple, false});  // first: see below
   rows.push_back({"HYMPI_PMPI_REPORT", s.report, false});
@@ -166,10 +167,12 @@ void note_session_thread_level(MPI_Session session) {
   char level[64] = {};
   int length = int(sizeof level) - 1, known = 0;
   if (PMPI_Session_get_info(session, &info) == MPI_SUCCESS && info != MPI_INFO_NULL) {
-    PMPI_Info_get_string(info, "mpi_thread_support_level", &length, level, &known);
+    // "thread_level": the key Open MPI 5 and MPICH 4-5 act on and answer with (MPICH always
+  // answers; Open MPI only echoes what the program asked)
+  PMPI_Info_get_string(info, "thread_level", &length, level, &known);
     PMPI_Info_free(&info);
   }
-  // relaxed: a flag read on its own (process_path); a level not told is taken for the highest
+  // relaxed: a flag read on its own (process_path). A level not told is taken for the highest.
   if (!known || std::strcmp(level, "MPI_THREAD_MULTIPLE") == 0) g_thread_multiple.store(true, std::memory_order_relaxed);
 }
 #endif

@@ -14,7 +14,8 @@
 //                       Without either, each operation is served at the sizes where hympi
 //                       was measured faster than this MPI library (kMeasured below); with
 //                       one or both, every operation is served from MIN (0) to MAX (unlimited)
-//   HYMPI_PMPI_REPORT=1 rank 0 prints, at MPI_Finalize, where the calls went
+//   HYMPI_PMPI_REPORT=1 rank 0 prints, at MPI_Finalize, where the calls went (a process
+//                       whose MPI_Init the library did not see: its own, at exit)
 // A malformed value stops the job (MPI_Abort) with a message that names it.
 #pragma once
 
@@ -76,7 +77,8 @@ struct Settings {
 };
 
 // What the library learns of MPI after reading the settings. Atomics: a program of MPI
-// sessions may call MPI from other threads while MPI_Init or MPI_Session_init runs.
+// sessions may call MPI from other threads while MPI_Init or MPI_Session_init runs (which
+// makes no data race, but may make ranks take different paths: such a program must not).
 /// Set at the end of agree_settings: MPI_Init went through the library and the ranks
 /// compared their settings. Until then (a program of MPI sessions only, or another PMPI
 /// library in front of this one) every call goes to MPI.
@@ -104,8 +106,8 @@ inline Settings& stored_settings() {
 inline const Settings& settings() { return stored_settings(); }
 
 #ifdef HYMPI_PMPI_SESSIONS
-/// After MPI_Session_init: a session at MPI_THREAD_MULTIPLE (MPICH's all are) sends every
-/// later call of this process to MPI (g_thread_multiple).
+/// After MPI_Session_init: a session at MPI_THREAD_MULTIPLE, or whose info does not say its
+/// level ("thread_level"), sends every later call of this process to MPI (g_thread_multiple).
 void note_session_thread_level(MPI_Session session);
 #endif
 

@@ -3,14 +3,19 @@
 // from every root, reduce and allreduce (also in place) with data that changes every call,
 // and MPI_Neighbor_alltoall on a ring graph, on communicators of a session, against their
 // closed forms; each rank's verdict (summed by PMPI, never through the library under
-// test) in every rank's exit code. The session asks for MPI_THREAD_FUNNELED (Open MPI 5
-// grants it; MPICH runs every session at MPI_THREAD_MULTIPLE).
-//   test_pmpi_sessions          sessions only, never MPI_Init: the library has no
-//       MPI_COMM_WORLD over which its ranks could compare their settings, so it hands every
-//       call to MPI ("MPI: no MPI_Init seen"); each process prints its own report at exit
-//   test_pmpi_sessions mixed    MPI_Init first and MPI_Finalize last: the session's
-//       communicators are served like any other, unless the session runs at
-//       MPI_THREAD_MULTIPLE (MPICH), which sends every later call to MPI
+// test) in every rank's exit code.
+//   test_pmpi_sessions [sessions|mixed] [LEVEL|none]
+//   sessions  never MPI_Init: the library has no MPI_COMM_WORLD over which its ranks could
+//       compare their settings, so it hands every call to MPI ("MPI: no MPI_Init seen");
+//       each process prints its own report at exit
+//   mixed     MPI_Init first and MPI_Finalize last: the session's communicators are served
+//       like any other unless the session runs at MPI_THREAD_MULTIPLE, or does not say
+//       (Open MPI 5 without "thread_level"), which sends every later call to MPI
+//   LEVEL     the session's "thread_level" info (default MPI_THREAD_FUNNELED; none: MPI_INFO_NULL).
+//       What each MPI grants: Open MPI 5 what is asked; MPICH 5 what is asked, but no more
+//       than MPI_Init's level once that ran (so MPI_THREAD_SINGLE in mode mixed); MPICH 4.0
+//       MPI_THREAD_MULTIPLE always. Without the key MPICH 5 says MPI_THREAD_SINGLE and Open
+//       MPI 5 nothing
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -45,16 +50,23 @@ static void calls(MPI_Comm comm, MPI_Comm ring, int it) {
 
 int main(int argc, char** argv) {
   const int mixed = argc > 1 && strcmp(argv[1], "mixed") == 0;
+  const char* level = argc > 2 ? argv[2] : "MPI_THREAD_FUNNELED";
+  if (argc > 1 && !mixed && strcmp(argv[1], "sessions") != 0) {
+    fprintf(stderr, "test_pmpi_sessions: unknown mode '%s' (sessions, mixed)\n", argv[1]);
+    return 1;
+  }
   if (mixed) MPI_Init(&argc, &argv);
-  MPI_Info info;
-  MPI_Info_create(&info);
-  MPI_Info_set(info, "mpi_thread_support_level", "MPI_THREAD_FUNNELED");
+  MPI_Info info = MPI_INFO_NULL;
+  if (strcmp(level, "none") != 0) {
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "thread_level", level);
+  }
   MPI_Session session;
   if (MPI_Session_init(info, MPI_ERRORS_RETURN, &session) != MPI_SUCCESS) {
     fprintf(stderr, "test_pmpi_sessions: MPI_Session_init failed\n");
     return 1;
   }
-  MPI_Info_free(&info);
+  if (info != MPI_INFO_NULL) MPI_Info_free(&info);
   MPI_Group group;
   MPI_Comm comm;
   if (MPI_Group_from_session_pset(session, "mpi://WORLD", &group) != MPI_SUCCESS ||
@@ -74,7 +86,8 @@ int main(int argc, char** argv) {
   for (int it = 0; it < test_iterations(); ++it) calls(comm, ring, it);
   int all = 0;
   PMPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, comm);
-  if (world_rank == 0) printf("test_pmpi_sessions%s: %s\n", mixed ? " mixed" : "", all ? "FAILED" : "all ranks passed");
+  if (world_rank == 0)
+    printf("test_pmpi_sessions %s %s: %s\n", mixed ? "mixed" : "sessions", level, all ? "FAILED" : "all ranks passed");
   fflush(stdout);
   MPI_Comm_free(&ring);
   MPI_Comm_free(&comm);
