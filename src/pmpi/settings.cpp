@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "pmpi/settings.hpp"
 
-#include "pmpi/report.hpp"  // print_unprinted_report
-
 #include <mpi.h>
 
 #include <cctype>
@@ -13,6 +11,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "pmpi/report.hpp"  // print_unprinted_report
 
 namespace hympi::pmpi {
 namespace {
@@ -168,12 +168,13 @@ void note_session_thread_level(MPI_Session session) {
   int length = int(sizeof level) - 1, known = 0;
   if (PMPI_Session_get_info(session, &info) == MPI_SUCCESS && info != MPI_INFO_NULL) {
     // "thread_level": the key Open MPI 5 and MPICH 4-5 act on and answer with (MPICH always
-  // answers; Open MPI only echoes what the program asked)
-  PMPI_Info_get_string(info, "thread_level", &length, level, &known);
+    // answers; Open MPI only echoes what the program asked)
+    PMPI_Info_get_string(info, "thread_level", &length, level, &known);
     PMPI_Info_free(&info);
   }
   // relaxed: a flag read on its own (process_path). A level not told is taken for the highest.
-  if (!known || std::strcmp(level, "MPI_THREAD_MULTIPLE") == 0) g_thread_multiple.store(true, std::memory_order_relaxed);
+  if (!known || std::strcmp(level, "MPI_THREAD_MULTIPLE") == 0)
+    g_thread_multiple.store(true, std::memory_order_relaxed);
 }
 #endif
 
