@@ -34,15 +34,22 @@ static inline const char* begin_test(int* argc, char*** argv) {
   return *argc > 1 ? (*argv)[1] : "check";
 }
 
-// Collective: every rank's failures summed (PMPI: never through the library under test),
-// rank 0 prints "<program> <mode>: all ranks passed" or "FAILED", MPI_Finalize; the exit
-// code of every rank.
-static inline int end_test(const char* program, const char* mode) {
+// Collective over comm: every rank's failures summed (PMPI: never through the library under
+// test), rank 0 prints "<program> <mode>: all ranks passed" or "FAILED"; the exit code of
+// every rank.
+static inline int verdict(MPI_Comm comm, const char* program, const char* mode) {
   int all = 0;
-  PMPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  PMPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, comm);
   if (world_rank == 0) printf("%s %s: %s\n", program, mode, all ? "FAILED" : "all ranks passed");
-  MPI_Finalize();
+  fflush(stdout);
   return all ? 1 : 0;
+}
+
+// verdict() over MPI_COMM_WORLD, then MPI_Finalize.
+static inline int end_test(const char* program, const char* mode) {
+  const int code = verdict(MPI_COMM_WORLD, program, mode);
+  MPI_Finalize();
+  return code;
 }
 
 #endif

@@ -84,15 +84,13 @@ int main(int argc, char** argv) {
   MPI_Comm ring;
   MPI_Dist_graph_create_adjacent(comm, 2, neighbours, weights, 2, neighbours, weights, MPI_INFO_NULL, 0, &ring);
   for (int it = 0; it < test_iterations(); ++it) calls(comm, ring, it);
-  int all = 0;
-  PMPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, comm);
-  if (world_rank == 0)
-    printf("test_pmpi_sessions %s %s: %s\n", mixed ? "mixed" : "sessions", level, all ? "FAILED" : "all ranks passed");
-  fflush(stdout);
+  char mode[64];
+  snprintf(mode, sizeof mode, "%s %s", mixed ? "mixed" : "sessions", level);
+  const int code = verdict(comm, "test_pmpi_sessions", mode);
   MPI_Comm_free(&ring);
   MPI_Comm_free(&comm);
   MPI_Group_free(&group);
   MPI_Session_finalize(&session);
   if (mixed) MPI_Finalize();
-  return all != 0;
+  return code;
 }
