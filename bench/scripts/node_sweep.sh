@@ -88,7 +88,11 @@ step() {
   timeout "$limit" "$mpiexec" "${launch[@]}" "$program" ${options[@]+"${options[@]}"} >"$out/$name.txt" 2>&1
   local rc=$?
   echo "   exit $rc after $((SECONDS - t0)) s"
-  [ $rc = 0 ] || failed=$((failed + 1))
+  if [ $rc != 0 ]; then  # what it said, for a report that is all a reader has (a CI log)
+    failed=$((failed + 1))
+    echo "   the last lines of $out/$name.txt:"
+    tail -n 25 "$out/$name.txt" | sed 's/^/   | /'
+  fi
   grep -E '^# ratio (shm|hympi|sf_hympi)(\(tree by [^)]*\))? / (shm-two_copies|cma_copy|flat_mpi|MPI_Allreduce|MPI_Barrier|MPI_Bcast|MPI_Reduce|sf_basic):|^# trees over' \
     "$out/$name.txt" | head -20
 }
