@@ -33,7 +33,8 @@
 # (bench/scripts/summarize.py OUT_DIR/*.json tabulates them). SWEEP_LAUNCHES: launches of
 # the repeated steps at the largest count (default 3; affinity's: one fewer, at least 1).
 # SWEEP_ARGS: hympi-bench options
-# for every step (ctest's smoke run: --quick). Exit 1 if a step failed or hit its limit
+# for every step (ctest's smoke run: --quick). Exit 1 if a step failed or hit its limit (its
+# output's last 25 lines are printed)
 # (steps left out because SWEEP_SECONDS was spent are only reported).
 #   bench/scripts/node_sweep.sh BENCH MPIEXEC OUT_DIR [NP...]            (default NP: 16 8 4)
 #   e.g. bench/scripts/node_sweep.sh build/openmpi/bench/hympi-bench mpirun bench-results/node 16 8
@@ -92,6 +93,8 @@ step() {
     failed=$((failed + 1))
     echo "   the last lines of $out/$name.txt:"
     tail -n 25 "$out/$name.txt" | sed 's/^/   | /'
+    [ -s "$out/$name.txt" ] || echo "   (no output)"
+    [ $rc = 124 ] && echo "   (it hit its limit of $limit s)"
   fi
   grep -E '^# ratio (shm|hympi|sf_hympi)(\(tree by [^)]*\))? / (shm-two_copies|cma_copy|flat_mpi|MPI_Allreduce|MPI_Barrier|MPI_Bcast|MPI_Reduce|sf_basic):|^# trees over' \
     "$out/$name.txt" | head -20
