@@ -4,6 +4,8 @@
 #include <array>
 #include <utility>
 
+#include "hympi/types.hpp"
+
 namespace hympi::pmpi {
 namespace {
 
@@ -23,8 +25,6 @@ struct Entry {
   MPI_Datatype mpi;
   std::optional<Datatype> hympi;
 };
-
-}  // namespace
 
 std::optional<Datatype> reduction_type(MPI_Datatype type) {
   if (type == MPI_DATATYPE_NULL) return std::nullopt;
@@ -61,20 +61,83 @@ std::optional<Op> reduction_op(MPI_Op op) {
   return std::nullopt;
 }
 
-std::optional<Words> broadcast_words(MPI_Datatype type, std::int64_t count, std::size_t bytes) {
-  if (type == MPI_DATATYPE_NULL || count < 0) return std::nullopt;
+}  // namespace
+
+bool plain(MPI_Datatype type) {
+  // The last predefined type asked about and the answer: a program's calls use few types,
+  // and a predefined handle is never freed (a derived one may be, and is not kept). No
+  // lock: programs at MPI_THREAD_MULTIPLE never get here (Path::thread_multiple).
+  static MPI_Datatype last = MPI_DATATYPE_NULL;
+  static bool last_plain = false;
+  if (type == MPI_DATATYPE_NULL) return false;
+  if (type == last) return last_plain;
   int integers = 0, addresses = 0, datatypes = 0, combiner = 0;
   if (PMPI_Type_get_envelope(type, &integers, &addresses, &datatypes, &combiner) != MPI_SUCCESS ||
       combiner != MPI_COMBINER_NAMED)
+    return false;
+  MPI_Count size = 0;
+  MPI_Aint lb = 0, extent = 0;
+  const bool sized = PMPI_Type_size_x(type, &size) == MPI_SUCCESS &&
+                     PMPI_Type_get_extent(type, &lb, &extent) == MPI_SUCCESS;
+  last = type;
+  last_plain = sized && lb == 0 && MPI_Aint(size) == extent;
+  return last_plain;
+}
+
+std::optional<Reduction> reduction_of(MPI_Datatype type, MPI_Op op, Path& why) {
+  const std::optional<Datatype> t = reduction_type(type);
+  const std::optional<Op> o = reduction_op(op);
+  if (!t) {
+    why = Path::datatype;
     return std::nullopt;
+  }
+  if (!o) {
+    why = Path::op;
+    return std::nullopt;
+  }
+  const bool floating = *t == Datatype::float64 || *t == Datatype::float32;
+  if (floating && (*o == Op::min || *o == Op::max)) {
+    why = Path::float_min_max;
+    return std::nullopt;
+  }
+  return Reduction{*t, *o};
+}
+
+std::optional<Words> broadcast_words(std::size_t bytes) {
+  if (bytes > kPackMax) return std::nullopt;
   if (bytes % 8 == 0) return Words{Datatype::int64, bytes / 8};
   if (bytes % 4 == 0) return Words{Datatype::int32, bytes / 4};
   return std::nullopt;
 }
 
+void pack(const void* buffer, std::int64_t count, MPI_Datatype type, void* packed, std::size_t bytes, MPI_Comm comm) {
+  int code = MPI_SUCCESS;
+#if MPI_VERSION >= 4
+  MPI_Count position = 0;
+  code = PMPI_Pack_c(buffer, MPI_Count(count), type, packed, MPI_Count(bytes), &position, comm);
+#else
+  int position = 0;
+  code = PMPI_Pack(buffer, int(count), type, packed, int(bytes), &position, comm);
+#endif
+  if (code != MPI_SUCCESS) throw Error("hympi: PMPI_Pack failed on a broadcast's data");
+}
+
+void unpack(const void* packed, std::size_t bytes, void* buffer, std::int64_t count, MPI_Datatype type,
+            MPI_Comm comm) {
+  int code = MPI_SUCCESS;
+#if MPI_VERSION >= 4
+  MPI_Count position = 0;
+  code = PMPI_Unpack_c(packed, MPI_Count(bytes), &position, buffer, MPI_Count(count), type, comm);
+#else
+  int position = 0;
+  code = PMPI_Unpack(packed, int(bytes), &position, buffer, int(count), type, comm);
+#endif
+  if (code != MPI_SUCCESS) throw Error("hympi: PMPI_Unpack failed on a broadcast's data");
+}
+
 std::size_t bytes_of(MPI_Datatype type, std::int64_t count) {
-  int size = 0;
-  if (type == MPI_DATATYPE_NULL || count < 0 || PMPI_Type_size(type, &size) != MPI_SUCCESS) return 0;
+  MPI_Count size = 0;  // _x: a derived type may be larger than INT_MAX bytes
+  if (type == MPI_DATATYPE_NULL || count < 0 || PMPI_Type_size_x(type, &size) != MPI_SUCCESS) return 0;
   return std::size_t(size) * std::size_t(count);
 }
 

@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <exception>
 #include <optional>
+#include <vector>
 
 #include "pmpi/comm_state.hpp"
 #include "pmpi/datatypes.hpp"
@@ -45,44 +46,40 @@
 namespace hympi::pmpi {
 namespace {
 
-// The path of a call on `comm` before its arguments are looked at; counts the call on
-// `comm` when the operation is intercepted.
-Path first_path(Operation op, MPI_Comm comm, Context*& context, bool now = false) {
+// The path of a call on `comm`: `by_arguments` is what the call's arguments decide
+// (datatypes.hpp's rule and the size bounds, which every rank of a correct program meets
+// alike); only a call they let through is counted on `comm` and may make its Context.
+Path first_path(Operation op, MPI_Comm comm, Context*& context, Path by_arguments = Path::hympi, bool now = false) {
   context = nullptr;
   const Settings& s = settings();
   if (!s.intercepted[std::size_t(op)]) return Path::disabled;
   if (const Path p = process_path(); p != Path::hympi) return p;
+  if (by_arguments != Path::hympi) return by_arguments;
   return route(comm, context, now);
 }
 
-// `path`, or Path::size / Path::small when the call moves more / fewer bytes than the
-// bounds of `which`.
-Path within_bound(Path path, Operation which, std::size_t bytes) {
-  if (path != Path::hympi) return path;
+// Path::size / Path::small when the call moves more / fewer bytes than the bounds of
+// `which`, else Path::hympi.
+Path within_bound(Operation which, std::size_t bytes) {
   const Bounds& b = settings().bounds[std::size_t(which)];
-  return bytes > b.max ? Path::size : bytes < b.min ? Path::small : path;
+  return bytes > b.max ? Path::size : bytes < b.min ? Path::small : Path::hympi;
 }
 
-// The path of a reduction, its hympi type and op; counts the call.
-struct Reduction {
+// The path of a reduction and, on Path::hympi, its hympi type and op; counts the call.
+struct ReductionPath {
   Path path;
-  Datatype type;
-  Op op;
+  Reduction as;
 };
-Reduction reduction(Operation which, MPI_Comm comm, MPI_Datatype datatype, MPI_Op op, std::int64_t count,
-                    Context*& context) {
-  Reduction r{first_path(which, comm, context), Datatype::float64, Op::sum};
-  if (r.path == Path::hympi) {
-    const std::optional<Datatype> type = reduction_type(datatype);
-    const std::optional<Op> hop = reduction_op(op);
-    r.path = count < 0 ? Path::invalid
-             : !type   ? Path::datatype
-             : !hop    ? Path::op
-                       : within_bound(r.path, which, size_of(*type) * std::size_t(count));
-    if (r.path == Path::hympi) r.type = *type, r.op = *hop;
-  }
-  count_call(which, r.path, datatype, count);
-  return r;
+ReductionPath reduction(Operation which, MPI_Comm comm, MPI_Datatype datatype, MPI_Op op, std::int64_t count,
+                        Context*& context) {
+  Path why = Path::hympi;
+  const std::optional<Reduction> r = count < 0 ? std::nullopt : reduction_of(datatype, op, why);
+  const Path by_arguments = count < 0 ? Path::invalid
+                            : !r      ? why
+                                      : within_bound(which, size_of(r->type) * std::size_t(count));
+  const ReductionPath result{first_path(which, comm, context, by_arguments), r.value_or(Reduction{})};
+  count_call(which, result.path, datatype, count);
+  return result;
 }
 
 // Runs `serve` (a call on the Context) inside hympi; a hympi error goes to comm's handler.
@@ -103,17 +100,26 @@ template <class Count>
 int bcast(void* buffer, Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
           int (*mpi)(void*, Count, MPI_Datatype, int, MPI_Comm)) {
   if (Inside::now() || straight_to_mpi(Operation::bcast)) return mpi(buffer, count, datatype, root, comm);
+  const std::size_t bytes = bytes_of(datatype, count);
+  const std::optional<Words> fits = count < 0 ? std::nullopt : broadcast_words(bytes);
+  const Words words = fits.value_or(Words{Datatype::int64, 0});
   Context* context;
-  Path path = first_path(Operation::bcast, comm, context);
-  std::optional<Words> words;
-  if (path == Path::hympi) {
-    const std::size_t bytes = bytes_of(datatype, count);
-    words = broadcast_words(datatype, count, bytes);
-    path = words ? within_bound(path, Operation::bcast, bytes) : Path::datatype;
-  }
+  const Path path = first_path(Operation::bcast, comm, context,
+                               count < 0 || datatype == MPI_DATATYPE_NULL ? Path::invalid
+                               : !fits                                    ? Path::datatype
+                                                                          : within_bound(Operation::bcast, bytes));
   count_call(Operation::bcast, path, datatype, count);
   if (path != Path::hympi) return mpi(buffer, count, datatype, root, comm);
-  return run(comm, [&] { context->bcast(buffer, words->count, words->type, root); });
+  if (plain(datatype)) return run(comm, [&] { context->bcast(buffer, words.count, words.type, root); });
+  // Any other type travels in its packed form (datatypes.hpp), which is its data's bytes.
+  int rank = 0;
+  PMPI_Comm_rank(comm, &rank);
+  return run(comm, [&] {
+    std::vector<std::byte> packed(words.count * size_of(words.type));
+    if (rank == root) pack(buffer, count, datatype, packed.data(), bytes, comm);
+    context->bcast(packed.data(), words.count, words.type, root);
+    if (rank != root) unpack(packed.data(), bytes, buffer, count, datatype, comm);
+  });
 }
 
 template <class Count>
@@ -122,13 +128,13 @@ int reduce(const void* sendbuf, void* recvbuf, Count count, MPI_Datatype datatyp
   if (Inside::now() || straight_to_mpi(Operation::reduce))
     return mpi(sendbuf, recvbuf, count, datatype, op, root, comm);
   Context* context;
-  const auto r = reduction(Operation::reduce, comm, datatype, op, count, context);
+  const ReductionPath r = reduction(Operation::reduce, comm, datatype, op, count, context);
   if (r.path != Path::hympi) return mpi(sendbuf, recvbuf, count, datatype, op, root, comm);
   int rank = 0;
   PMPI_Comm_rank(comm, &rank);
   const void* in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;  // MPI_IN_PLACE: at the root only
   void* out = rank == root ? recvbuf : nullptr;
-  return run(comm, [&] { context->reduce(in, out, std::size_t(count), r.type, r.op, root); });
+  return run(comm, [&] { context->reduce(in, out, std::size_t(count), r.as.type, r.as.op, root); });
 }
 
 template <class Count>
@@ -136,10 +142,10 @@ int allreduce(const void* sendbuf, void* recvbuf, Count count, MPI_Datatype data
               int (*mpi)(const void*, void*, Count, MPI_Datatype, MPI_Op, MPI_Comm)) {
   if (Inside::now() || straight_to_mpi(Operation::allreduce)) return mpi(sendbuf, recvbuf, count, datatype, op, comm);
   Context* context;
-  const auto r = reduction(Operation::allreduce, comm, datatype, op, count, context);
+  const ReductionPath r = reduction(Operation::allreduce, comm, datatype, op, count, context);
   if (r.path != Path::hympi) return mpi(sendbuf, recvbuf, count, datatype, op, comm);
   const void* in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  return run(comm, [&] { context->allreduce(in, recvbuf, std::size_t(count), r.type, r.op); });
+  return run(comm, [&] { context->allreduce(in, recvbuf, std::size_t(count), r.as.type, r.as.op); });
 }
 
 // A neighbourhood call: the communicator's exchange, made (collectively: every rank of a
@@ -148,7 +154,7 @@ int neighbor_alltoall(Operation which, const Blocks& send, const Blocks& recv, M
                       int (*fall_through)(const Blocks&, const Blocks&, MPI_Comm)) {
   if (Inside::now()) return fall_through(send, recv, comm);
   Context* context;
-  Path path = first_path(which, comm, context);
+  Path path = first_path(which, comm, context, NeighborExchange::topological(comm) ? Path::hympi : Path::topology);
   NeighborSlot* slot = nullptr;
   if (path == Path::hympi) {
     slot = &neighbor_slot(comm);
@@ -178,7 +184,8 @@ int neighbor_init(Operation which, const Blocks& send, const Blocks& recv, MPI_C
                   int (*fall_through)(const Blocks&, const Blocks&, MPI_Comm, MPI_Info, MPI_Request*)) {
   if (Inside::now()) return fall_through(send, recv, comm, info, request);
   Context* context;
-  Path path = first_path(which, comm, context, true);
+  Path path =
+      first_path(which, comm, context, NeighborExchange::topological(comm) ? Path::hympi : Path::topology, true);
   NeighborSlot* slot = nullptr;
   const std::size_t max_bytes = settings().bounds[std::size_t(which)].max;
   if (path == Path::hympi) {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "hympi/types.hpp"
+#include "pmpi/datatypes.hpp"
 
 namespace hympi::pmpi {
 namespace {
@@ -108,14 +109,16 @@ void receive_discarded(std::byte* buffer, std::size_t bytes, int from, int tag, 
 
 TypeLayout layout_of(MPI_Datatype type) {
   TypeLayout t;
-  MPI_Count size = 0;  // _x: a derived type may be larger than INT_MAX bytes
-  MPI_Aint lb = 0, true_lb = 0, true_extent = 0;
-  PMPI_Type_size_x(type, &size);
+  MPI_Aint lb = 0;
   PMPI_Type_get_extent(type, &lb, &t.extent);
-  PMPI_Type_get_true_extent(type, &true_lb, &true_extent);
-  t.size = std::size_t(size);
-  t.contiguous = lb == 0 && true_lb == 0 && MPI_Aint(size) == t.extent && true_extent == t.extent;
+  t.size = bytes_of(type, 1);
+  t.contiguous = plain(type);  // the rule of datatypes.hpp: any other type is packed
   return t;
+}
+
+bool NeighborExchange::topological(MPI_Comm comm) {
+  int kind = MPI_UNDEFINED;
+  return PMPI_Topo_test(comm, &kind) == MPI_SUCCESS && (kind == MPI_DIST_GRAPH || kind == MPI_CART);
 }
 
 Path NeighborExchange::eligible(MPI_Comm comm, const Blocks& send, const Blocks& recv, std::size_t max_bytes) {

@@ -19,10 +19,13 @@
 //    rank with a repeated or self neighbour (multigraphs, periodic dimensions of size 1 or
 //    2, where MPI's matching order decides), or a first message above HYMPI_PMPI_MAX_BYTES,
 //    makes all of them fall through. Later messages above it go by MPI beside the Halo.
-//  - Types: contiguous ones are copied; others are packed with PMPI_Pack / PMPI_Unpack into
-//    and out of the slot. A contiguous type on one side and a packed one on the other meet
-//    as bytes, which holds where MPI's packed form is the data itself (Open MPI and MPICH
-//    between processes of one architecture, which shared memory implies).
+//  - Types follow the one rule of datatypes.hpp: plain ones (predefined, size = extent) are
+//    copied; every other type is packed with PMPI_Pack / PMPI_Unpack into and out of the
+//    slot, in type-map order (an indexed type whose blocks are listed out of memory order
+//    has a lower bound 0 and size = extent, yet memcpy would reorder it). A plain type on
+//    one side and a packed one on the other meet as bytes, which holds where MPI's packed
+//    form is the data itself (Open MPI and MPICH between processes of one architecture,
+//    which shared memory implies).
 #pragma once
 
 #include <mpi.h>
@@ -74,7 +77,7 @@ struct Blocks {
 struct TypeLayout {
   MPI_Aint extent = 0;
   std::size_t size = 0;
-  bool contiguous = false;  // its bytes are one run from its start
+  bool contiguous = false;  // plain (datatypes.hpp): its memory is its data; else packed
 };
 TypeLayout layout_of(MPI_Datatype type);
 
@@ -84,6 +87,9 @@ class NeighborExchange {
   /// rank can be served and no message of this call is above `max_bytes`, else why not
   /// (for good: Path::topology or Path::size).
   static Path eligible(MPI_Comm comm, const Blocks& send, const Blocks& recv, std::size_t max_bytes);
+  /// Whether comm is a distributed graph or a Cartesian grid (local; the same on every rank):
+  /// no other communicator is served, nor gets a Context for its neighbourhood calls.
+  static bool topological(MPI_Comm comm);
   /// The bytes of this rank's send blocks in all, one per out-neighbour (the report's size).
   static std::size_t send_bytes(MPI_Comm comm, const Blocks& send);
   /// How many blocks each side of a call on comm has (in: receive, out: send).

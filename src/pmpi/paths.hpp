@@ -28,14 +28,16 @@ enum class Path : uint8_t {
   hympi_internal,     // one of hympi's own communicators ("hympi: ..."), used by hympi itself
   warming_up,         // the communicator has made fewer calls than HYMPI_PMPI_AFTER
   setup_failed,       // the Context could not be made for this communicator
-  datatype,           // not a predefined type hympi reduces (or moves, for a broadcast)
+  datatype,           // a reduction of a type hympi does not reduce, or a broadcast that is
+                      // no whole number of 4-byte words (datatypes.hpp)
   op,                 // not MPI_SUM, MPI_PROD, MPI_MIN or MPI_MAX
+  float_min_max,      // MPI_MIN or MPI_MAX of a floating-point type (datatypes.hpp)
   size,               // larger than the size up to which hympi was measured faster
   small,              // smaller than the size from which hympi was measured faster
   topology,           // neighbourhood calls: not a distributed graph or Cartesian grid, or a
                       // neighbour repeated or this rank itself (on some rank)
 };
-inline constexpr std::size_t kPaths = 14;
+inline constexpr std::size_t kPaths = 15;
 inline constexpr std::array<const char*, kPaths> kPathNames = {
     "hympi",
     "MPI: disabled by HYMPI_PMPI",
@@ -48,6 +50,7 @@ inline constexpr std::array<const char*, kPaths> kPathNames = {
     "MPI: no Context (set-up failed)",
     "MPI: datatype",
     "MPI: reduction operation",
+    "MPI: MIN/MAX of floating point",
     "MPI: above HYMPI_PMPI_MAX_BYTES",
     "MPI: below HYMPI_PMPI_MIN_BYTES",
     "MPI: topology",
