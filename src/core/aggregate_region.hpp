@@ -26,7 +26,6 @@
 #include <vector>
 
 #include "core/channel.hpp"
-#include "core/function_ref.hpp"
 #include "core/wait.hpp"
 
 namespace hympi::core {
@@ -39,14 +38,12 @@ class AggregateRegion {
 
   // --- a local, with its notice -------------------------------------------------------------
   /// Send region: before writing its part of call k.
-  void wait_writable(Channel& notice, uint64_t k, const WaitConfig& wait, const WaitSite& site,
-                     FunctionRef<void()> progress) const {
-    wait_at_least<Orders>(notice, k - 1, wait, site, progress);
+  void wait_writable(Channel& notice, uint64_t k, const WaitConfig& wait, const WaitSite& site) const {
+    wait_at_least<Orders>(notice, k - 1, wait, site);
   }
   /// Receive region: before reading its part of call k.
-  void wait_arrived(Channel& notice, uint64_t k, const WaitConfig& wait, const WaitSite& site,
-                    FunctionRef<void()> progress) const {
-    wait_at_least<Orders>(notice, k, wait, site, progress);
+  void wait_arrived(Channel& notice, uint64_t k, const WaitConfig& wait, const WaitSite& site) const {
+    wait_at_least<Orders>(notice, k, wait, site);
   }
   /// After writing (send) or reading (receive) its part.
   void count_part() const {
@@ -56,12 +53,12 @@ class AggregateRegion {
 
   // --- the owner -----------------------------------------------------------------------------
   /// Send region: before sending call k (every part written).
-  void wait_written(uint64_t k, const WaitConfig& wait, const WaitSite& site, FunctionRef<void()> progress) const {
-    wait_at_least<Orders>(*counter_, k * notices_.size(), wait, site, progress);
+  void wait_written(uint64_t k, const WaitConfig& wait, const WaitSite& site) const {
+    wait_at_least<Orders>(*counter_, k * notices_.size(), wait, site);
   }
   /// Receive region: before receiving call k (every part of k-1 read).
-  void wait_read(uint64_t k, const WaitConfig& wait, const WaitSite& site, FunctionRef<void()> progress) const {
-    wait_at_least<Orders>(*counter_, (k - 1) * notices_.size(), wait, site, progress);
+  void wait_read(uint64_t k, const WaitConfig& wait, const WaitSite& site) const {
+    wait_at_least<Orders>(*counter_, (k - 1) * notices_.size(), wait, site);
   }
   /// After the message of call k left (send) or arrived (receive).
   void notify(uint64_t k) const {

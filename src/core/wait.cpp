@@ -64,13 +64,13 @@ Phases phases_for(const WaitConfig& config) {
 }
 
 /// The policy's loop: `ready()` polls, `nap()` blocks briefly in the sleep phase,
-/// `missing()` describes what never came for the watchdog, `progress()` (if any) runs
+/// `missing()` describes what never came for the watchdog, `config.progress` (if any) runs
 /// once per round after the spin phase, `elsewhere()` (if any) ends the loop where the
 /// clock is read, and so may `config.interrupt` by throwing (after kInterruptAfterS).
 /// Returns true when `ready()` ended it.
 template <class Ready, class Nap, class Missing>
 bool wait_loop(const WaitConfig& config, const WaitSite& site, Ready ready, Nap nap, Missing missing,
-               FunctionRef<void()> progress = {}, FunctionRef<bool()> elsewhere = {}) {
+               FunctionRef<bool()> elsewhere = {}) {
   const Phases phases = phases_for(config);
   using Clock = std::chrono::steady_clock;
   Clock::time_point start{};  // read at the first clock check: a short wait never reads the clock
@@ -90,7 +90,7 @@ bool wait_loop(const WaitConfig& config, const WaitSite& site, Ready ready, Nap 
     if (config.interrupt && waited >= kInterruptAfterS) config.interrupt->check();  // may throw: wait abandoned
     if (config.timeout_s > 0 && waited > config.timeout_s) fire_watchdog(site, missing().c_str(), waited);
     if (round <= phases.spins) continue;
-    if (progress) progress();
+    if (config.progress) config.progress();
     if (phases.may_sleep && waited >= phases.sleep_after_s) nap();
     else sched_yield();
   }
@@ -123,7 +123,7 @@ namespace {
 /// target was reached; `seen` gets the last value observed.
 template <class Orders>
 bool wait_channel(Channel& channel, uint64_t target, const WaitConfig& config, const WaitSite& site,
-                  FunctionRef<void()> progress, FunctionRef<bool()> elsewhere, uint64_t& seen) {
+                  FunctionRef<bool()> elsewhere, uint64_t& seen) {
   // Acquire on every load that may end the wait: the caller reads the peer's data next.
   seen = channel.seq.load(Orders::observe);
   if (seen >= target) return true;
@@ -136,16 +136,16 @@ bool wait_channel(Channel& channel, uint64_t target, const WaitConfig& config, c
   auto missing = [&] {
     return "expected sequence >= " + std::to_string(target) + ", observed " + std::to_string(seen);
   };
-  return wait_loop(config, site, ready, nap, missing, progress, elsewhere);
+  return wait_loop(config, site, ready, nap, missing, elsewhere);
 }
 
 }  // namespace
 
 template <class Orders>
 uint64_t wait_at_least(Channel& channel, uint64_t target, const WaitConfig& config,
-                       const WaitSite& site, FunctionRef<void()> progress) {
+                       const WaitSite& site) {
   uint64_t seen = 0;
-  wait_channel<Orders>(channel, target, config, site, progress, {}, seen);
+  wait_channel<Orders>(channel, target, config, site, {}, seen);
   return seen;
 }
 
@@ -153,7 +153,7 @@ template <class Orders>
 bool wait_at_least_or(Channel& channel, uint64_t target, const WaitConfig& config,
                       const WaitSite& site, FunctionRef<bool()> elsewhere) {
   uint64_t seen = 0;
-  return wait_channel<Orders>(channel, target, config, site, {}, elsewhere, seen);
+  return wait_channel<Orders>(channel, target, config, site, elsewhere, seen);
 }
 
 void poll_until(FunctionRef<bool()> ready, const WaitConfig& config, const WaitSite& site,
@@ -183,10 +183,8 @@ void wake_sleepers(Channel& channel) {
     futex_wake_all(channel);
 }
 
-template uint64_t wait_at_least<TunedOrders>(Channel&, uint64_t, const WaitConfig&,
-                                             const WaitSite&, FunctionRef<void()>);
-template uint64_t wait_at_least<SeqCstOrders>(Channel&, uint64_t, const WaitConfig&,
-                                              const WaitSite&, FunctionRef<void()>);
+template uint64_t wait_at_least<TunedOrders>(Channel&, uint64_t, const WaitConfig&, const WaitSite&);
+template uint64_t wait_at_least<SeqCstOrders>(Channel&, uint64_t, const WaitConfig&, const WaitSite&);
 template bool wait_at_least_or<TunedOrders>(Channel&, uint64_t, const WaitConfig&, const WaitSite&,
                                             FunctionRef<bool()>);
 template bool wait_at_least_or<SeqCstOrders>(Channel&, uint64_t, const WaitConfig&, const WaitSite&,

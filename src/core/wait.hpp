@@ -50,6 +50,11 @@ struct WaitConfig {
   double timeout_s = 600.0;     // watchdog; 0 disables it
   double sleep_after_s = 0.01;  // adaptive: start futex sleeps after this long
   WaitInterrupt* interrupt = nullptr;  // none: the wait ends only when ready (or the watchdog)
+  /// Runs once per round after the spin phase (never on the fast path): the MPI layer's
+  /// drives MPI's progress (core_config.cpp), so that while a rank waits here its pending
+  /// MPI requests move on, as they would inside any MPI call; the peer waited for may itself
+  /// wait for one of them (a rendezvous). None in the thread tests.
+  void (*progress)() = nullptr;
 };
 
 /// Who waits for whom, for the watchdog's message.
@@ -79,11 +84,10 @@ WatchdogHandler set_watchdog_handler(WatchdogHandler handler);
 
 /// Blocks until `channel.seq >= target` and returns the value seen. The final load is an
 /// acquire (or seq_cst with SeqCstOrders): data published before the peer's store is
-/// visible after return. `progress`, if given, runs between polls once spinning is over
-/// (e.g. to drive MPI progress for requests the peer's publication may depend on).
+/// visible after return.
 template <class Orders>
 uint64_t wait_at_least(Channel& channel, uint64_t target, const WaitConfig& config,
-                       const WaitSite& site, FunctionRef<void()> progress = {});
+                       const WaitSite& site);
 
 /// wait_at_least that also gives up when `elsewhere()` returns true: it returns whether
 /// the channel reached the target (with the acquire above) or `elsewhere` ended it.

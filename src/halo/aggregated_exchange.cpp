@@ -32,8 +32,7 @@ class AggregatedExchange final : public Exchange {
         self_(setup.topology.node_rank()),
         fields_(setup.fields),
         comm_(setup.comm),
-        tag_(setup.tag + Tag::node_pair),
-        progress_{setup.comm} {
+        tag_(setup.tag + Tag::node_pair) {
     // Everyone's internode traffic on this node, laid out the same way on every rank.
     std::vector<Traffic> mine;
     for (const PeerPlan& p : peers_)
@@ -86,13 +85,13 @@ class AggregatedExchange final : public Exchange {
     std::size_t r = 0;
     for (Region& g : recv_)
       if (g.owner == self_) {
-        sync(g).wait_read(k, wait_, site("ghost update (aggregated): readers of a receive region", world(g.locals.front())), progress());
+        sync(g).wait_read(k, wait_, site("ghost update (aggregated): readers of a receive region", world(g.locals.front())));
         mpi::check(MPI_Start(&recv_requests_[r++]), "MPI_Start (aggregated receive)");
       }
     // My parts of each send region, once its previous message has left.
     for (Region& g : send_)
       if (!g.mine.empty()) {
-        sync(g).wait_writable(notice(g, self_), k, wait_, site("ghost update (aggregated): the previous send of a region", world(g.owner)), progress());
+        sync(g).wait_writable(notice(g, self_), k, wait_, site("ghost update (aggregated): the previous send of a region", world(g.owner)));
         std::byte* region = region_.peers[std::size_t(g.owner)] + g.region_at;
         for (auto [plan, offset] : g.mine) plan->pack_fields(arrays.send, region + offset);
         sync(g).count_part();
@@ -101,7 +100,7 @@ class AggregatedExchange final : public Exchange {
     std::size_t s = 0;
     for (Region& g : send_)
       if (g.owner == self_) {
-        sync(g).wait_written(k, wait_, site("ghost update (aggregated): writers of a send region", world(g.locals.front())), progress());
+        sync(g).wait_written(k, wait_, site("ghost update (aggregated): writers of a send region", world(g.locals.front())));
         mpi::check(MPI_Start(&send_requests_[s++]), "MPI_Start (aggregated send)");
       }
   }
@@ -116,7 +115,7 @@ class AggregatedExchange final : public Exchange {
       }
     for (Region& g : recv_)
       if (!g.mine.empty()) {
-        sync(g).wait_arrived(notice(g, self_), k, wait_, site("ghost update (aggregated): arrival of a node-pair message", world(g.owner)), progress());
+        sync(g).wait_arrived(notice(g, self_), k, wait_, site("ghost update (aggregated): arrival of a node-pair message", world(g.owner)));
         const std::byte* region = region_.peers[std::size_t(g.owner)] + g.region_at;
         for (auto [plan, offset] : g.mine) plan->unpack_fields(region + offset, arrays.recv);
         if (!deferred_release_) sync(g).count_part();
@@ -139,7 +138,7 @@ class AggregatedExchange final : public Exchange {
   void wait_sendable() override {
     for (Region& g : send_)
       if (!g.mine.empty())
-        sync(g).wait_writable(notice(g, self_), k_ + 1, wait_, site("ghost update (aggregated): the previous send of a region", world(g.owner)), progress());
+        sync(g).wait_writable(notice(g, self_), k_ + 1, wait_, site("ghost update (aggregated): the previous send of a region", world(g.owner)));
   }
   std::optional<MessageBuffers> buffers(std::size_t index) override {
     MessageBuffers b;
@@ -173,17 +172,6 @@ class AggregatedExchange final : public Exchange {
     (send ? send_requests_ : recv_requests_).push_back(request);
   }
 
-  /// Waits on node peers also drive MPI progress: a peer may itself wait for an MPI message
-  /// that needs this rank's progress (a rendezvous of a request it started).
-  struct Progress {
-    MPI_Comm comm;
-    void operator()() const {
-      int flag = 0;
-      MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, MPI_STATUS_IGNORE);
-    }
-  };
-  core::FunctionRef<void()> progress() { return progress_; }
-
   /// The region's protocol (core/aggregate_region.hpp), made at set-up: its counter in the
   /// owner's segment, its locals' notices in theirs.
   core::AggregateRegion<Orders> make_sync(const Region& g) const {
@@ -212,7 +200,6 @@ class AggregatedExchange final : public Exchange {
   HaloStats stats_;
   mpi::SharedRegion region_;
   std::vector<core::AggregateRegion<Orders>> send_sync_, recv_sync_;  // by region, as send_ and recv_
-  Progress progress_;
   std::vector<MPI_Request> send_requests_, recv_requests_;
   uint64_t k_ = 0;
 };

@@ -23,8 +23,9 @@
 //  - `read` (in the receive owner's segment): each reader adds 1 after unpacking call k;
 //    the owner restarts the receive for call k+1 only when read >= k * readers.
 // So one call is in flight per region and consecutive calls need no barrier.
-// Waits on these words also drive MPI progress (MPI_Iprobe): the rank waited for may be
-// blocked on a rendezvous that needs a request of this rank to progress.
+// Waits on these words also drive MPI progress, as every wait of a Context does
+// (core::WaitConfig::progress): the rank waited for may be blocked on a rendezvous that
+// needs a request of this rank to progress.
 // Zero-copy: ranks write their parts of call k+1 into the send region themselves after
 // sent >= k (wait_sendable), and add to `read` at release_received() instead of in end().
 #pragma once

@@ -3,7 +3,9 @@
 
 #include <exception>
 #include <memory>
+#include <vector>
 
+#include "mpi/coll/context_access.hpp"
 #include "mpi/support/internal_comm.hpp"
 #include "pmpi/inside.hpp"
 #include "pmpi/neighbor.hpp"
@@ -33,10 +35,35 @@ struct LastLookup {
 };
 LastLookup g_last;
 
+// The states of freed communicators whose release is collective, kept whole: their
+// Contexts and exchanges are released inside MPI_Finalize (the finalize guards, in the
+// order they were made on every rank), their engines meanwhile joined by the next Context
+// on a congruent communicator. Never deleted (raw pointers: not at exit either): after
+// MPI_Finalize their destructors would call MPI (a slot's side communicator, a request's
+// types).
+std::vector<CommState*> g_detached;
+
+// Whether releasing `s` makes no collective call: no Context, or one whose engine another
+// Context shares (or that MPI_Finalize released: Open MPI deletes MPI_COMM_WORLD's
+// attributes there, after hympi's objects), and no neighbourhood exchange (a Halo's
+// release is collective).
+bool local_release(const CommState& s) {
+  return !s.context || (!s.neighbor.exchange && s.neighbor.persistent.empty() &&
+                        detail::ContextAccess::release_is_local(*s.context));
+}
+
+// MPI_Comm_free's attribute callback: local, as MPI's own free is (ranks free their
+// communicators in any order: a collective release here hung two ranks that freed two
+// communicators in opposite orders).
 int release(MPI_Comm, int, void* state, void*) {
-  Inside inside;  // the Context's release makes MPI calls of its own
-  if (g_last.state == state) g_last = {};
-  delete static_cast<CommState*>(state);
+  auto* s = static_cast<CommState*>(state);
+  if (g_last.state == s) g_last = {};
+  if (local_release(*s)) {
+    Inside inside;  // a side communicator's free is MPI's
+    delete s;
+  } else {
+    g_detached.push_back(s);
+  }
   return MPI_SUCCESS;
 }
 

@@ -6,8 +6,14 @@
 //  - Every rank of a communicator counts the same calls (collectives are made in the same
 //    order everywhere), so all of them make the Context at the same call, collectively.
 //  - MPI_Comm_dup does not copy the state (MPI_COMM_NULL_COPY_FN): a duplicate starts at 0.
-//  - MPI_Comm_free releases it (the attribute's delete callback, collective like the free);
-//    a Context still alive at MPI_Finalize is released inside it by hympi.
+//  - MPI_Comm_free never waits for another rank (the attribute's delete callback is local,
+//    as MPI's free is): a state whose release makes no collective call (no Context, or one
+//    sharing its engine with another Context, and no neighbourhood exchange) is released
+//    there; any other is detached whole, its Context and exchanges released inside
+//    MPI_Finalize by hympi (as a Context still alive there is), its engine joined meanwhile
+//    by a Context on a congruent communicator (a program that makes and frees thousands of
+//    duplicates holds one). Persistent requests of a freed communicator keep working, as
+//    MPI's do.
 //  - Intercommunicators and hympi's own communicators get a state that never has a Context.
 //  - A communicator's neighbourhood exchange (neighbor.hpp) is released before its Context.
 #pragma once

@@ -11,18 +11,18 @@
 //
 // Invariants:
 //  - The choice depends only on what every rank of a correct MPI program passes alike
-//    (communicator, operation, type, op, count; MPI_IN_PLACE changes no choice) and on the
+//    (communicator, operation, a reduction's type and op, a broadcast's bytes, whatever type
+//    signature spells them: datatypes.hpp; MPI_IN_PLACE changes no choice) and on the
 //    settings, so all ranks of a call take the same path; settings that differ between
-//    ranks stop the job at MPI_Init (agree_settings). Until MPI_Init has gone through the
+//    ranks stop the job at MPI_Init (agree_settings). What the arguments decide comes first:
+//    a call they leave to MPI never makes a Context. Until MPI_Init has gone through the
 //    library (never, in a program of MPI sessions only: no MPI_COMM_WORLD to agree over),
 //    and once a rank or an MPI session runs at MPI_THREAD_MULTIPLE, every call goes to MPI
 //    (process_path; this assumes every rank initializes MPI and its sessions at the same
 //    point of its sequence of collective calls, as SPMD programs do). Counts that
 //    differ between ranks are reported on every rank when all of them are at most
 //    HYMPI_PMPI_MAX_BYTES (hympi checks them); across that bound the call is MPI's, and so
-//    is what happens. Type signatures spelled differently on different ranks (MPI_INT on
-//    one, a contiguous type of it on another) would split the path: such programs must set
-//    HYMPI_PMPI=none.
+//    is what happens.
 //  - A hympi error (counts, roots, types or ops that differ between ranks) is raised on
 //    every rank through the communicator's error handler; the Context stays usable.
 //  - While hympi runs, its own MPI calls on this thread go to PMPI (Inside).

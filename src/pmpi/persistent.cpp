@@ -77,7 +77,6 @@ PersistentNeighbor::PersistentNeighbor(Operation which, Context& context, Neighb
 }
 
 PersistentNeighbor::~PersistentNeighbor() {
-  if (!freed_) registry()[handle_] = nullptr;  // its communicator went first: the handle is an orphan
   disown(send_.type);
   disown(recv_.type);
 }
@@ -157,24 +156,6 @@ PersistentNeighbor* find_request(MPI_Request request) {
   if (request == MPI_REQUEST_NULL) return nullptr;
   const auto it = registry().find(request);
   return it == registry().end() ? nullptr : it->second;
-}
-
-bool orphaned(MPI_Request request) {
-  const auto it = registry().find(request);
-  return it != registry().end() && !it->second;
-}
-
-int start_orphan() {
-  return raise_error(MPI_COMM_WORLD,
-                     "hympi: MPI_Start on a persistent neighbourhood request whose communicator was freed first "
-                     "(the library released the request's exchange with it): free such requests "
-                     "(MPI_Request_free) before their communicator");
-}
-
-int free_orphan(MPI_Request* request) {
-  registry().erase(*request);
-  g_live_requests = registry().size();
-  return PMPI_Request_free(request);
 }
 
 void reclaim_freed(MPI_Comm comm, NeighborSlot& slot) {

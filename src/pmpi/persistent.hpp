@@ -25,10 +25,10 @@
 //    fits its slot, and counts that differ between neighbours are an error on every rank at
 //    init.
 //  - Releasing an exchange is collective, MPI_Request_free is local: a freed request's
-//    exchange stays with its communicator until every rank has freed it (agreed at the
-//    next init on that communicator) or the communicator goes (MPI_Comm_free, MPI_Finalize).
-//    A request not freed when its communicator goes stays registered as an orphan: starting
-//    it is an error, never a call that moves nothing.
+//    exchange stays with its communicator's state until every rank has freed it (agreed at
+//    the next init on that communicator) or MPI_Finalize releases it. MPI_Comm_free keeps a
+//    state with requests whole (comm_state.hpp), so a request whose communicator was freed
+//    first keeps working, as MPI's requests do.
 //  - Programs at MPI_THREAD_MULTIPLE never get here (Path::thread_multiple): the registry
 //    has no lock (one that opens an MPI session at that level after making served requests
 //    completes and frees those one at a time: docs/pmpi.md).
@@ -100,12 +100,6 @@ class PersistentNeighbor {
 inline std::size_t g_live_requests = 0;
 /// The hympi request behind MPI's handle, or null.
 PersistentNeighbor* find_request(MPI_Request request);
-/// A handle whose request went with its communicator (freed before the request): starting
-/// it is an error (start_orphan: through MPI_COMM_WORLD's handler, the communicator's is
-/// gone), freeing it frees MPI's handle (free_orphan); the other calls find it inactive.
-bool orphaned(MPI_Request request);
-int start_orphan();
-int free_orphan(MPI_Request* request);
 
 /// At an init served on `slot`'s communicator (collective): releases the exchanges that
 /// every rank has freed.

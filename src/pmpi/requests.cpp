@@ -121,7 +121,6 @@ extern "C" {
 int MPI_Start(MPI_Request* request) {
   if (hympi::pmpi::straight()) return PMPI_Start(request);
   if (PersistentNeighbor* p = find_request(*request)) return p->start();
-  if (hympi::pmpi::orphaned(*request)) return hympi::pmpi::start_orphan();
   return PMPI_Start(request);
 }
 
@@ -231,7 +230,6 @@ int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
 int MPI_Request_free(MPI_Request* request) {
   if (hympi::pmpi::straight()) return PMPI_Request_free(request);
   if (PersistentNeighbor* p = find_request(*request)) return p->release(request);
-  if (hympi::pmpi::orphaned(*request)) return hympi::pmpi::free_orphan(request);
   return PMPI_Request_free(request);
 }
 

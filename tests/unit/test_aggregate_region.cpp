@@ -45,17 +45,17 @@ void parts_move_through_the_owner(int n) {
       test::jitter(noise);
       Channel& mine = notices[std::size_t(rank)];
       if (rank % 2 == 0) {
-        out.wait_writable(mine, k, wait, site, {});
+        out.wait_writable(mine, k, wait, site);
         for (int i = 0; i < kPart; ++i) send[std::size_t(rank * kPart + i)] = value(rank, i, k);
         out.count_part();
       }
       if (rank == 0) {  // the send owner: the message of call k leaves
-        out.wait_written(k, wait, site, {});
+        out.wait_written(k, wait, site);
         std::memcpy(wire.data(), send.data(), wire.size() * sizeof(uint64_t));
         publish<TunedOrders>(*wire_ready, k);
       }
       if (rank == n - 1) {  // the receive owner: it arrives
-        in.wait_read(k, wait, site, {});
+        in.wait_read(k, wait, site);
         wait_at_least<TunedOrders>(*wire_ready, k, wait, site);
         for (int r = 1; r < n; r += 2)  // a reader's part: its even neighbour's
           std::memcpy(&recv[std::size_t(r * kPart)], &wire[std::size_t((r - 1) * kPart)], kPart * sizeof(uint64_t));
@@ -67,7 +67,7 @@ void parts_move_through_the_owner(int n) {
         out.notify(k);
       }
       if (rank % 2 == 1) {
-        in.wait_arrived(mine, k, wait, site, {});
+        in.wait_arrived(mine, k, wait, site);
         test::jitter(noise);  // a slow reader
         for (int i = 0; i < kPart; ++i)
           ASSERT_EQ(recv[std::size_t(rank * kPart + i)], value(rank - 1, i, k)) << "call " << k;

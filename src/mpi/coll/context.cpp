@@ -147,6 +147,9 @@ core::WaitConfig detail::ContextAccess::wait(const Context& context) {
 }
 mpi::SharedArena& detail::ContextAccess::arena(Context& context) { return context.impl_->engine->arena; }
 mpi::TagBlocks& detail::ContextAccess::tag_blocks(Context& context) { return context.impl_->engine->halo_channels; }
+bool detail::ContextAccess::release_is_local(const Context& context) {
+  return !context.impl_ || context.impl_->engine.use_count() > 1;
+}
 
 Context::Context(MPI_Comm comm) : Context(comm, options_from_env(comm)) {}
 Context::Context(MPI_Comm comm, Options options)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// What hympi's own components (the ghost update) need from a Context beyond its public
-// API: the wait settings every protocol of the Context uses, the node's shared memory its
-// objects take their regions from, and the tag blocks their messages travel on.
+// What hympi's own components (the ghost update, the PMPI library) need from a Context
+// beyond its public API: the wait settings every protocol of the Context uses, the node's
+// shared memory its objects take their regions from, the tag blocks their messages travel
+// on, and whether its release is local.
 #pragma once
 
 #include "core/wait.hpp"
@@ -15,6 +16,9 @@ struct ContextAccess {
   static core::WaitConfig wait(const Context& context);
   static mpi::SharedArena& arena(Context& context);
   static mpi::TagBlocks& tag_blocks(Context& context);
+  /// Whether destroying it makes no MPI call: another Context shares its engine (whose
+  /// release is collective: it stays with the other), or MPI_Finalize released it already.
+  static bool release_is_local(const Context& context);
 };
 
 }  // namespace hympi::detail

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// A plain MPI program (no hympi in its source) that frees communicators the way programs
+// and garbage-collected bindings do, run with libhympi_pmpi preloaded or linked before libmpi
+// (every call served from the first). MPI_Comm_free is local in MPI: none of these may hang.
+//   test_pmpi_free order  on each of 20 rounds, four communicators with Contexts (two
+//       duplicates of MPI_COMM_WORLD, one with the ranks in reverse order, a split by
+//       parity), each checked by an MPI_Allreduce, freed in an order that differs between
+//       ranks (even ranks first to last, odd ranks last to first)
+//   test_pmpi_free many   2,000 short-lived duplicates, each with a Context (three calls),
+//       freed at once; and 200 reversed-order communicators (another group order: their
+//       own engine) made and freed likewise. The shared-memory files of /dev/shm and the
+//       results are checked (the count after may not exceed the count during)
+// Each rank counts its failures; every rank exits 1 when any rank failed.
+#include <dirent.h>
+#include <string.h>
+
+#include "check.h"
+
+static int sum_check(MPI_Comm comm, int salt) {
+  int rank, size, in, out = -1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  in = rank + salt;
+  if (MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_SUM, comm) != MPI_SUCCESS) return 0;
+  return out == size * (size - 1) / 2 + size * salt;
+}
+
+static void order_mode(void) {
+  int size;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  for (int round = 0; round < 20; ++round) {
+    MPI_Comm comms[4];
+    MPI_Comm_dup(MPI_COMM_WORLD, &comms[0]);
+    MPI_Comm_dup(MPI_COMM_WORLD, &comms[1]);
+    MPI_Comm_split(MPI_COMM_WORLD, 0, size - world_rank, &comms[2]);  // reverse order
+    MPI_Comm_split(MPI_COMM_WORLD, world_rank % 2, world_rank, &comms[3]);
+    for (int c = 0; c < 4; ++c) CHECK(sum_check(comms[c], round + c), "round %d, communicator %d: wrong sum", round, c);
+    for (int c = 0; c < 4; ++c) MPI_Comm_free(&comms[world_rank % 2 ? 3 - c : c]);
+  }
+}
+
+// Files in /dev/shm (the MPIs' shared-memory segments), or -1 where there is none.
+static int shm_files(void) {
+  DIR* dir = opendir("/dev/shm");
+  if (!dir) return -1;
+  int n = 0;
+  for (struct dirent* e; (e = readdir(dir));) n += e->d_name[0] != '.';
+  closedir(dir);
+  return n;
+}
+
+static void many_mode(void) {
+  int size;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int peak = 0;
+  for (int i = 0; i < 2200; ++i) {
+    MPI_Comm comm;
+    if (i < 2000)
+      MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    else
+      MPI_Comm_split(MPI_COMM_WORLD, 0, size - world_rank, &comm);
+    for (int call = 0; call < 3; ++call) CHECK(sum_check(comm, i + call), "communicator %d: wrong sum", i);
+    const int files = shm_files();
+    if (files > peak) peak = files;
+    MPI_Comm_free(&comm);
+  }
+  const int after = shm_files();
+  CHECK(after <= peak, "/dev/shm holds %d files after the frees, at most %d while the communicators lived", after,
+        peak);
+}
+
+int main(int argc, char** argv) {
+  const char* mode = begin_test(&argc, &argv);
+  if (strcmp(mode, "order") == 0) order_mode();
+  else if (strcmp(mode, "many") == 0) many_mode();
+  else CHECK(0, "unknown mode '%s'", mode);
+  return end_test("test_pmpi_free", mode);
+}

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// A plain MPI program (no hympi in its source) that needs MPI's progress rule: a rank
+// inside an MPI call keeps its pending requests moving. Run with libhympi_pmpi preloaded
+// (every call served from the first), over shared memory and over TCP:
+//   test_pmpi_progress check   rank 0 MPI_Isends 4 MiB to rank 1 and enters MPI_Allreduce
+//       (then MPI_Barrier and MPI_Bcast) before waiting for it; rank 1 MPI_Recvs it first. The
+//       large message goes by rendezvous, which needs rank 0's progress while it waits in
+//       the collective for rank 1. Five rounds with changing data, each checked.
+// Each rank counts its failures; every rank exits 1 when any rank failed.
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+enum { kDoubles = 4 * 1024 * 1024 / 8 };
+
+int main(int argc, char** argv) {
+  const char* mode = begin_test(&argc, &argv);
+  int size;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  double* big = malloc(sizeof(double) * kDoubles);
+  for (int round = 0; round < 5 && size >= 2; ++round) {
+    MPI_Request request = MPI_REQUEST_NULL;
+    if (world_rank == 0) {
+      for (int i = 0; i < kDoubles; ++i) big[i] = round * 1e6 + i;
+      MPI_Isend(big, kDoubles, MPI_DOUBLE, 1, round, MPI_COMM_WORLD, &request);
+    } else if (world_rank == 1) {
+      MPI_Recv(big, kDoubles, MPI_DOUBLE, 0, round, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      int wrong = 0;
+      for (int i = 0; i < kDoubles; ++i) wrong += big[i] != round * 1e6 + i;
+      CHECK(wrong == 0, "round %d: %d of the 4 MiB message's values wrong", round, wrong);
+    }
+    double in = world_rank + round, sum = 0;
+    CHECK(MPI_Allreduce(&in, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS, "MPI_Allreduce failed");
+    CHECK(sum == size * (size - 1) / 2.0 + size * round, "round %d: allreduce %g", round, sum);
+    CHECK(MPI_Barrier(MPI_COMM_WORLD) == MPI_SUCCESS, "MPI_Barrier failed");
+    int token = world_rank == size - 1 ? 1000 + round : -1;
+    CHECK(MPI_Bcast(&token, 1, MPI_INT, size - 1, MPI_COMM_WORLD) == MPI_SUCCESS, "MPI_Bcast failed");
+    CHECK(token == 1000 + round, "round %d: broadcast %d", round, token);
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+  }
+  free(big);
+  return end_test("test_pmpi_progress", mode);
+}
