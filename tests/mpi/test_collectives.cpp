@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "hympi/context.hpp"
+#include "hympi/halo.hpp"
 #include "mpi/coll/context_access.hpp"
 #include "mpi/support/mpi_types.hpp"
 #include "test_util.hpp"
@@ -367,4 +368,41 @@ TEST(ContextSharing, RanksInDifferentContextsFailOnEveryRank) {
     }
   }
   MPI_Comm_free(&dup);
+}
+
+/// MPI's progress rule through hympi: rank 0 MPI_Isends 4 MiB to rank 1 and enters a
+/// Context's collectives and a ghost update before it waits for the send; rank 1 receives
+/// first. The rendezvous needs rank 0's progress while it waits in hympi for rank 1 (it
+/// hung before hympi's waits drove MPI). Five rounds, data and results checked.
+TEST(Progress, PendingIsendCompletesWhileWaitingInHympi) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size < 2) GTEST_SKIP() << "needs two ranks";
+  hympi::Context ctx(MPI_COMM_WORLD);
+  // A ring: point 0 goes to the right neighbour, point 1 is the ghost from the left.
+  const int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  std::vector<hympi::NeighborLists> lists;
+  if (right == left) lists.push_back({right, {0}, {1}});
+  else lists = {{right, {0}, {}}, {left, {}, {1}}};
+  hympi::Halo halo(hympi::Pattern::from_lists(ctx, 2, lists), hympi::Strategy::shm);
+  std::vector<double> big(std::size_t(4) << 17);  // 4 MiB
+  for (int round = 0; round < 5; ++round) {
+    MPI_Request request = MPI_REQUEST_NULL;
+    if (rank == 0) {
+      for (std::size_t i = 0; i < big.size(); ++i) big[i] = round * 1e7 + double(i);
+      MPI_Isend(big.data(), int(big.size()), MPI_DOUBLE, 1, round, MPI_COMM_WORLD, &request);
+    } else if (rank == 1) {
+      MPI_Recv(big.data(), int(big.size()), MPI_DOUBLE, 0, round, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      std::size_t wrong = 0;
+      for (std::size_t i = 0; i < big.size(); ++i) wrong += big[i] != round * 1e7 + double(i);
+      EXPECT_EQ(wrong, 0u) << "round " << round;
+    }
+    EXPECT_EQ(ctx.allreduce(int64_t(rank + round), Op::sum), int64_t(size) * (size - 1) / 2 + int64_t(size) * round);
+    double v[2] = {rank * 10.0 + round, -1};
+    halo.update(v);
+    EXPECT_EQ(v[1], left * 10.0 + round) << "round " << round;
+    ctx.barrier();
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+  }
 }
