@@ -62,6 +62,7 @@ int release(MPI_Comm, int, void* state, void*) {
     Inside inside;  // a side communicator's free is MPI's
     delete s;
   } else {
+    s->neighbor.communicator_freed();
     g_detached.push_back(s);
   }
   return MPI_SUCCESS;
@@ -104,6 +105,10 @@ NeighborSlot::~NeighborSlot() {
   persistent.clear();
   exchange.reset();
   if (side_ != MPI_COMM_NULL) PMPI_Comm_free(&side_);
+}
+
+void NeighborSlot::communicator_freed() {
+  for (const auto& request : persistent) request->communicator_freed(side_);
 }
 
 MPI_Comm NeighborSlot::side(MPI_Comm comm) {

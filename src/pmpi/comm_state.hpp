@@ -43,6 +43,8 @@ struct NeighborSlot {
   NeighborSlot& operator=(const NeighborSlot&) = delete;
   /// Collective at the communicator's first exchange (a duplicate of comm); then local.
   MPI_Comm side(MPI_Comm comm);
+  /// MPI_Comm_free of the communicator: its requests' errors go to the side communicator.
+  void communicator_freed();
   /// The tag of the next exchange made (the same on every rank: exchanges are made collectively).
   int next_tag() { return tags_++ % 32768; }  // MPI_TAG_UB is at least 32767
 

@@ -153,7 +153,7 @@ void NeighborExchange::degrees(MPI_Comm comm, int& in, int& out) {
 
 NeighborExchange::NeighborExchange(Context& context, MPI_Comm comm, const Blocks& send, const Blocks& recv,
                                    std::size_t max_bytes, MPI_Comm side, int tag)
-    : comm_(comm), side_(side), tag_(tag) {
+    : side_(side), tag_(tag) {
   bool topology = false;
   Neighbors n = neighbors_of(comm, topology);
   sources_ = std::move(n.sources);
@@ -212,14 +212,14 @@ void NeighborExchange::start(const Blocks& send, const TypeLayout& st) {
     const std::size_t bytes = block_bytes(send, int(i), st);
     const std::size_t room = std::min((slot.size() - kHeader) * 8, kSlotMax);
     int packed = 0;  // (a nonempty block within room: its count fits an int)
-    if (bytes && bytes <= room && !st.contiguous) PMPI_Pack_size(int(count), send.type, comm_, &packed);
+    if (bytes && bytes <= room && !st.contiguous) PMPI_Pack_size(int(count), send.type, side_, &packed);
     if (bytes <= room && (st.contiguous || std::size_t(packed) <= room)) {
       int position = int(bytes);  // what the receiver reads: a packed form longer than the data
       if (st.contiguous || !bytes) {  // is a count mismatch there, not garbage
         if (bytes) std::memcpy(slot.data() + kHeader, from, bytes);
       } else {
         position = 0;
-        PMPI_Pack(from, int(count), send.type, slot.data() + kHeader, int(room), &position, comm_);
+        PMPI_Pack(from, int(count), send.type, slot.data() + kHeader, int(room), &position, side_);
       }
       slot[0] = position;
     } else {
@@ -257,7 +257,7 @@ void NeighborExchange::finish(const Blocks& recv, const TypeLayout& rt) {
       if (bytes) std::memcpy(to, slot.data() + kHeader, bytes);
     } else if (bytes) {  // a slot holds at most INT_MAX bytes: the count of nonempty elements fits an int
       int position = 0;
-      PMPI_Unpack(slot.data() + kHeader, int(bytes), &position, to, int(count), recv.type, comm_);
+      PMPI_Unpack(slot.data() + kHeader, int(bytes), &position, to, int(count), recv.type, side_);
     }
   }
   PMPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);

@@ -120,8 +120,8 @@ class NeighborExchange {
   void refuse(const std::string& reason) { halo_->refuse(reason); }
 
  private:
-  MPI_Comm comm_;  // the program's (for PMPI_Pack's sake only)
-  MPI_Comm side_;  // the messages that do not fit their slot, under tag_
+  MPI_Comm side_;  // the messages that do not fit their slot, under tag_; PMPI_Pack's (the
+                   // program's communicator may be freed while a persistent request lives)
   int tag_;
   std::vector<int> sources_, destinations_;  // MPI's neighbour order, MPI_PROC_NULL kept
   std::vector<int> in_slot_, out_slot_;     // their index among the Halo's neighbours

@@ -62,6 +62,9 @@ class PersistentNeighbor {
 
   bool freed() const { return freed_; }
   State state() const { return state_; }
+  /// The program freed the request's communicator: its errors go to `side` (the slot's
+  /// duplicate of it, which has its error handler as it was at the first exchange).
+  void communicator_freed(MPI_Comm side) { comm_ = side; }
   /// MPI_Start; an error code for the program (MPI_SUCCESS).
   int start();
   /// In flight: finishes the call if its messages are in (local). Whether it is not in
@@ -83,7 +86,7 @@ class PersistentNeighbor {
 
   Operation which_;
   Context& context_;
-  MPI_Comm comm_;
+  MPI_Comm comm_;  // whose handler gets its errors: the program's, once freed its side duplicate
   std::vector<int> counts_[2], displs_[2];  // the program's arrays, copied
   std::vector<MPI_Count> wide_counts_[2];   // or those of the large-count form
   std::vector<MPI_Aint> wide_displs_[2];
