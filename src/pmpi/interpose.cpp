@@ -110,7 +110,9 @@ int bcast(void* buffer, Count count, MPI_Datatype datatype, int root, MPI_Comm c
                                                                           : within_bound(Operation::bcast, bytes));
   count_call(Operation::bcast, path, datatype, count);
   if (path != Path::hympi) return mpi(buffer, count, datatype, root, comm);
-  if (plain(datatype)) return run(comm, [&] { context->bcast(buffer, words.count, words.type, root); });
+  // A plain type, or no data at all (a type of size 0: nothing to pack), as it is.
+  if (plain(datatype) || words.count == 0)
+    return run(comm, [&] { context->bcast(buffer, words.count, words.type, root); });
   // Any other type travels in its packed form (datatypes.hpp), which is its data's bytes.
   int rank = 0;
   PMPI_Comm_rank(comm, &rank);

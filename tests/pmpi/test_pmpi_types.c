@@ -7,7 +7,7 @@
 //       size is not their extent; MPI_C_BOOL, MPI_WCHAR, the complex types, MPI_AINT,
 //       MPI_OFFSET, MPI_COUNT, MPI_PACKED, ...) and derived ones (indexed out of memory order,
 //       resized with gaps, a negative lower bound, a struct with holes, a vector, a dup of a
-//       named type, a contiguous of a pair type) through MPI_Bcast (also with the signature
+//       named type, a contiguous of a pair type, a type of size 0) through MPI_Bcast (also with the signature
 //       spelled differently on the root and the others) and MPI_Neighbor_alltoall(v) on a
 //       ring; every predefined type with each reduction operation MPI defines for it
 //       through MPI_Allreduce and MPI_Reduce, MIN and MAX of floating point with -0.0, +0.0
@@ -82,7 +82,7 @@ typedef struct {
   MPI_Datatype type;
   const char* name;
 } Derived;
-enum { kDerived = 9 };
+enum { kDerived = 10 };
 static void make_derived(Derived d[kDerived]) {
   int n = 0;
   {  // blocks listed out of memory order: lb 0, size = extent, yet not memcpy's order
@@ -123,6 +123,8 @@ static void make_derived(Derived d[kDerived]) {
     MPI_Type_create_subarray(2, sizes, sub, starts, MPI_ORDER_C, MPI_FLOAT, &d[n].type);
     d[n++].name = "subarray 2x3 of 4x5 MPI_FLOAT";
   }
+  MPI_Type_contiguous(0, MPI_INT, &d[n].type);  // size 0: a broadcast of it moves nothing
+  d[n++].name = "contiguous(0) of MPI_INT";
   for (int i = 0; i < n; ++i) MPI_Type_commit(&d[i].type);
 }
 static void free_derived(Derived d[kDerived]) {

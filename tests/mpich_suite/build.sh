@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Builds MPICH's own MPI test suite (test/mpi of MPICH 4.0.2, from Debian 12's source
+# package mpich 4.0.2-3, sha256-checked) against one of hympi's MPI trees, for
+# tests/mpich_suite/run.py, which runs it plainly and under libhympi_pmpi.
+#   tests/mpich_suite/build.sh <openmpi|mpich> <out> [dir | dir/test ...]
+# <out>/src holds the sources (fetched once with apt-get from the Debian archives this
+# machine's apt is set up with, as source archives: no root needed), <out>/<tree> the
+# configured suite; the arguments name what to build: whole
+# directories (coll, comm, ...) or single tests (coll/allred); default: coll comm topo init
+# pt2pt attr rma. The suite's sources are MPICH's (BSD-style licence); none is kept in this
+# repository. Exit 2 when the sources cannot be had (no network to Debian's archive).
+set -euo pipefail
+tree=${1:?usage: build.sh <openmpi|mpich> <out> [dir | dir/test ...]}
+out=${2:?usage: build.sh <openmpi|mpich> <out> [dir | dir/test ...]}
+shift 2
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(coll comm topo init pt2pt attr rma)
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+version=4.0.2 debian=4.0.2-3
+sha256=b27039f964afeb6b8a3e009c56b441cbe368c26d6d6476ad3bb7190996875860  # mpich_4.0.2.orig.tar.xz
+src=$out/src/mpich-$version/test/mpi
+if [ ! -x "$src/configure" ]; then
+  # This machine's own Debian archives, as source archives, in a private apt state (the
+  # system's package lists are left alone).
+  mkdir -p "$out/src/apt/lists/partial" "$out/src/apt/parts"
+  : >"$out/src/apt/sources.list"
+  [ ! -f /etc/apt/sources.list ] || sed -n 's/^deb /deb-src /p' /etc/apt/sources.list >"$out/src/apt/sources.list"
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] && sed 's/^Types:.*$/Types: deb-src/' "$f" >"$out/src/apt/parts/${f##*/}"
+  done
+  apt=(-o "Dir::Etc::SourceList=$out/src/apt/sources.list" -o "Dir::Etc::SourceParts=$out/src/apt/parts"
+       -o "Dir::State::Lists=$out/src/apt/lists" -o Debug::NoLocking=1)
+  if ! (apt-get "${apt[@]}" update -qq && cd "$out/src" &&
+        apt-get "${apt[@]}" source --download-only -qq "mpich=$debian") >"$out/src/fetch.log" 2>&1; then
+    echo "mpich-suite: could not fetch Debian's mpich $debian sources (see $out/src/fetch.log)" >&2
+    exit 2
+  fi
+  echo "$sha256  $out/src/mpich_$version.orig.tar.xz" | sha256sum -c --quiet
+  tar -xJf "$out/src/mpich_$version.orig.tar.xz" -C "$out/src" "mpich-$version/test/mpi"
+fi
+
+case "$tree" in
+  openmpi)
+    wrappers=(CC=mpicc.openmpi FC=mpifort.openmpi F77=mpifort.openmpi MPIEXEC=mpirun.openmpi)
+    # The suite's datatype pools call MPI-1 names (MPI_Type_hvector) that Open MPI 4.1's
+    # mpi.h turns into errors; its libmpi still has them.
+    cppflags="-DOMPI_OMIT_MPI1_COMPAT_DECLS=0 -DOMPI_REMOVED_USE_STATIC_ASSERT=0" ;;
+  mpich)
+    wrappers=(CC=mpicc.mpich FC=mpifort.mpich F77=mpifort.mpich MPIEXEC=mpiexec.mpich)
+    cppflags="" ;;
+  *) echo "mpich-suite: unknown tree '$tree' (openmpi or mpich)" >&2; exit 2 ;;
+esac
+build=$out/$tree
+if [ ! -f "$build/Makefile" ]; then
+  mkdir -p "$build"
+  # gfortran 10+ needs -fallow-argument-mismatch for the suite's Fortran 77 tests.
+  (cd "$build" && "$src/configure" "${wrappers[@]}" FFLAGS=-fallow-argument-mismatch FCFLAGS=-fallow-argument-mismatch \
+     --enable-strictmpi --disable-spawn --disable-cxx --disable-romio --enable-fortran=all) >"$build/configure.out" 2>&1 ||
+    { echo "mpich-suite: configure failed: $build/configure.out" >&2; exit 1; }
+fi
+jobs=$(nproc)
+make -C "$build/util" -j"$jobs" CPPFLAGS="$cppflags" >"$build/make.out" 2>&1
+make -C "$build/dtpools" -j"$jobs" CPPFLAGS="$cppflags" >>"$build/make.out" 2>&1
+# Tests that call what this MPI lacks (MPI-4's persistent collectives in Open MPI 4.1) do
+# not build (-k): run.py runs the ones that did.
+for target in "${targets[@]}"; do
+  dir=${target%%/*}
+  if [ "$dir" = "$target" ]; then
+    make -C "$build/$dir" -k -j"$jobs" CPPFLAGS="$cppflags" >>"$build/make.out" 2>&1 || true
+  else
+    make -C "$build/$dir" -k CPPFLAGS="$cppflags" "${target#*/}" >>"$build/make.out" 2>&1 || true
+  fi
+done
+echo "mpich-suite: $build"

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Runs MPICH's MPI test suite (built by tests/mpich_suite/build.sh) plainly and under
+libhympi_pmpi, and tables what passed each way.
+
+Each test of the chosen directories' testlists whose program was built runs under the
+launcher with its rank count and arguments, once per mode:
+  plain     the program alone
+  served    libhympi_pmpi preloaded, every call it can serve served from the first
+            (HYMPI_PMPI=all, HYMPI_PMPI_AFTER=0, no size bounds)
+  defaults  libhympi_pmpi preloaded with its default settings
+A test passes when it exits 0 and prints MPICH's "No Errors". The exit status is 1 when a
+test that passed plainly failed in a preloaded mode (the library broke a correct program)
+or when no test ran, else 0; the table (Markdown) goes to stdout and to --table.
+
+  run.py --suite DIR --launcher 'mpirun.openmpi --oversubscribe' --preload LIB
+         [--dirs coll,comm] [--only NAME,NAME] [--max-ranks N]
+         [--modes plain,served,defaults] [--timeout S] [--table FILE]
+"""
+import argparse
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+
+MODES = {
+    "plain": None,
+    "served": {"HYMPI_PMPI": "all", "HYMPI_PMPI_AFTER": "0", "HYMPI_PMPI_MIN_BYTES": "0",
+               "HYMPI_PMPI_MAX_BYTES": "unlimited"},
+    "defaults": {},
+}
+
+
+def tests_of(suite, directory, only, max_ranks):
+    """(name, ranks, arguments, environment) of each built test of a testlist, in its order."""
+    path = os.path.join(suite, directory, "testlist")
+    if not os.path.exists(path):
+        return []
+    found = []
+    for line in open(path):
+        fields = line.split()
+        if not fields or fields[0].startswith("#") or len(fields) < 2 or not fields[1].isdigit():
+            continue
+        name, ranks = fields[0], int(fields[1])
+        if (only and name not in only) or ranks > max_ranks:
+            continue
+        if not os.access(os.path.join(suite, directory, name), os.X_OK):
+            continue  # not built against this MPI (an MPI-4 call it lacks, say)
+        args, env = [], {}
+        for option in fields[2:]:
+            key, _, value = option.partition("=")
+            if key == "arg":
+                args.append(value)
+            elif key == "env":
+                k, _, v = value.partition("=")
+                env[k] = v
+        found.append((name, ranks, args, env))
+    return found
+
+
+def run_one(suite, directory, test, launcher, preload, mode, timeout):
+    """'pass', 'FAIL' or 'TIME' and the seconds it took."""
+    name, ranks, args, env = test
+    command = shlex.split(launcher) + ["-n", str(ranks), "env"]
+    command += [f"{k}={v}" for k, v in env.items()]
+    if MODES[mode] is not None:
+        command += [f"LD_PRELOAD={preload}"] + [f"{k}={v}" for k, v in MODES[mode].items()]
+    command += ["./" + name] + args
+    start = time.monotonic()
+    try:
+        done = subprocess.run(command, cwd=os.path.join(suite, directory), stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, timeout=timeout, text=True, errors="replace")
+    except subprocess.TimeoutExpired:
+        return "TIME", time.monotonic() - start
+    passed = done.returncode == 0 and re.search(r"No Errors", done.stdout)
+    return ("pass" if passed else "FAIL"), time.monotonic() - start
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--suite", required=True, help="the configured and built test/mpi folder")
+    p.add_argument("--launcher", required=True, help="the launcher and its options, before -n")
+    p.add_argument("--preload", required=True, help="libhympi_pmpi.so")
+    p.add_argument("--dirs", default="coll,comm,topo,init,pt2pt,rma,attr")
+    p.add_argument("--only", default="", help="comma-separated test names (default: every built one)")
+    p.add_argument("--modes", default="plain,served,defaults")
+    p.add_argument("--max-ranks", type=int, default=1 << 30, help="leave out tests of more ranks")
+    p.add_argument("--timeout", type=float, default=120)
+    p.add_argument("--table", help="write the table here instead of stdout")
+    o = p.parse_args()
+    modes = o.modes.split(",")
+    only = set(filter(None, o.only.split(",")))
+    rows, broken = [], []
+    totals = {m: [0, 0] for m in modes}
+    started = time.monotonic()
+    for directory in o.dirs.split(","):
+        for test in tests_of(o.suite, directory, only, o.max_ranks):
+            results = {}
+            for mode in modes:
+                results[mode], seconds = run_one(o.suite, directory, test, o.launcher, o.preload, mode, o.timeout)
+                totals[mode][0] += results[mode] == "pass"
+                totals[mode][1] += 1
+            label = f"{directory}/{test[0]} {' '.join(test[2])}".strip()
+            rows.append((label, test[1], results))
+            if results.get("plain") == "pass" and any(results[m] != "pass" for m in modes if m != "plain"):
+                broken.append(label)
+            print(f"mpich-suite: {label} np {test[1]}: " + ", ".join(f"{m} {results[m]}" for m in modes),
+                  file=sys.stderr, flush=True)
+    out = ["| test | ranks | " + " | ".join(modes) + " |", "|---|---|" + "---|" * len(modes)]
+    out += [f"| {label} | {ranks} | " + " | ".join(r[m] for m in modes) + " |" for label, ranks, r in rows]
+    out += ["", "passed: " + ", ".join(f"{m} {totals[m][0]} of {totals[m][1]}" for m in modes) +
+            f" ({time.monotonic() - started:.0f} s)"]
+    if broken:
+        out.append("passed plainly, failed preloaded: " + ", ".join(broken))
+    text = "\n".join(out) + "\n"
+    if o.table:
+        open(o.table, "w").write(text)
+    sys.stdout.write(text)
+    print(f"{len(rows) - len(broken)} passed, {len(broken)} failed", flush=True)
+    if not rows:
+        print("mpich-suite: no test ran (none built, or --only named none)", file=sys.stderr)
+    return 1 if broken or not rows else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
