@@ -49,6 +49,7 @@ class Topology {
   void free_comms();
 
   MPI_Comm world_ = MPI_COMM_NULL, node_ = MPI_COMM_NULL, leaders_ = MPI_COMM_NULL;
+  MPI_Comm non_leaders_ = MPI_COMM_NULL;  // the other ranks' side of the leaders' split, unused
   int world_rank_ = 0, world_size_ = 1, node_index_ = 0, node_count_ = 1;
   int node_rank_ = 0, node_size_ = 1, domain_size_ = 1;
   bool emulated_ = false, oversubscribed_ = false;

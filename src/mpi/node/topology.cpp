@@ -78,8 +78,12 @@ void Topology::build(MPI_Comm comm, int node_size) {
   MPI_Comm_rank(node_, &node_rank_);
   MPI_Comm_size(node_, &node_size_);
 
-  check(MPI_Comm_split(world_, is_leader() ? 0 : MPI_UNDEFINED, world_rank_, &leaders_),
-        "MPI_Comm_split (node leaders)");
+  // Every rank gets a communicator of this split (the other ranks one of their own, kept
+  // unused): so every rank's communicator ids advance alike. Open MPI 4.1 gave a later
+  // MPI_Comm_idup of the program different ids on ranks whose used ids differed, and its
+  // collectives then hung (MPICH's test comm/comm_idup_iallreduce, served).
+  MPI_Comm& mine = is_leader() ? leaders_ : non_leaders_;
+  check(MPI_Comm_split(world_, is_leader() ? 0 : 1, world_rank_, &mine), "MPI_Comm_split (node leaders)");
   if (is_leader()) {
     name_internal(leaders_, "node leaders");
     MPI_Comm_rank(leaders_, &node_index_);
@@ -101,7 +105,7 @@ void Topology::build(MPI_Comm comm, int node_size) {
 Topology::~Topology() { free_comms(); }
 
 void Topology::free_comms() {
-  for (MPI_Comm* c : {&leaders_, &node_, &world_})
+  for (MPI_Comm* c : {&leaders_, &non_leaders_, &node_, &world_})
     if (*c != MPI_COMM_NULL) MPI_Comm_free(c);
 }
 
