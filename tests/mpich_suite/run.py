@@ -33,10 +33,26 @@ MODES = {
 }
 
 
+def testlist(folder):
+    """The folder's testlist: made by configure where the source has a testlist.in, else the
+    source folder's (the srcdir of its Makefile); None when neither is there."""
+    if os.path.exists(os.path.join(folder, "testlist")):
+        return os.path.join(folder, "testlist")
+    try:
+        for line in open(os.path.join(folder, "Makefile")):
+            if line.startswith("srcdir = "):
+                source = os.path.join(folder, line.split("=", 1)[1].strip(), "testlist")
+                return source if os.path.exists(source) else None
+    except OSError:
+        pass
+    return None
+
+
 def tests_of(suite, directory, only, max_ranks):
     """(name, ranks, arguments, environment) of each built test of a testlist, in its order."""
-    path = os.path.join(suite, directory, "testlist")
-    if not os.path.exists(path):
+    path = testlist(os.path.join(suite, directory))
+    if not path:
+        print(f"mpich-suite: {directory}: no testlist (not configured?)", file=sys.stderr)
         return []
     found = []
     for line in open(path):
