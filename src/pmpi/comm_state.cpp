@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "pmpi/comm_state.hpp"
 
+#include <algorithm>
 #include <exception>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "mpi/coll/context_access.hpp"
@@ -19,8 +21,13 @@ struct CommState {
   long calls = 0;
   Path blocked = Path::hympi;  // a reason this communicator never gets a Context, or hympi
   std::unique_ptr<Context> context;
+  long made = 0;          // g_contexts_made when its Context was made
   NeighborSlot neighbor;  // after `context`: released before it
 };
+
+// Contexts this process has made: their order among the Contexts of one group is the same
+// on every rank of it (each is made collectively).
+long g_contexts_made = 0;
 
 // The communicator looked up last and its state: programs make their collectives on one
 // communicator in a row, and MPI's attribute lookup (a locked hash table in Open MPI) costs
@@ -35,12 +42,9 @@ struct LastLookup {
 };
 LastLookup g_last;
 
-// The states of freed communicators whose release is collective, kept whole: their
-// Contexts and exchanges are released inside MPI_Finalize (the finalize guards, in the
-// order they were made on every rank), their engines meanwhile joined by the next Context
-// on a congruent communicator. Never deleted (raw pointers: not at exit either): after
-// MPI_Finalize their destructors would call MPI (a slot's side communicator, a request's
-// types).
+// The states of freed communicators whose release is collective, kept whole until
+// MPI_Finalize (release_detached), their engines meanwhile joined by the next Context on a
+// congruent communicator.
 std::vector<CommState*> g_detached;
 
 // Whether releasing `s` makes no collective call: no Context, or one whose engine another
@@ -127,6 +131,7 @@ Path route(MPI_Comm comm, Context*& context, bool now) {
     try {
       Inside inside;
       s.context = std::make_unique<Context>(comm);
+      s.made = ++g_contexts_made;
     } catch (const std::exception&) {
       s.blocked = Path::setup_failed;  // hympi fails a set-up on every rank alike
       return s.blocked;
@@ -137,5 +142,26 @@ Path route(MPI_Comm comm, Context*& context, bool now) {
 }
 
 NeighborSlot& neighbor_slot(MPI_Comm comm) { return state_of(comm)->neighbor; }
+
+void release_detached() {
+  Inside inside;  // the releases' MPI calls are hympi's
+  // First those whose release is now local (a Context joined their engine since).
+  std::erase_if(g_detached, [](CommState* s) {
+    if (!local_release(*s)) return false;
+    delete s;
+    return true;
+  });
+  // The others are the same on every rank: the frees of a correct program are, a free
+  // never releases an engine, and a state is kept without an exchange only while it alone
+  // holds its engine. Which freed Context holds an engine differs between ranks (the last
+  // one freed there), so they go by engine, newest first, not in the order they were made.
+  const auto order = [](const CommState* s) {
+    return std::pair(detail::ContextAccess::engine_key(*s->context), s->made);
+  };
+  std::sort(g_detached.begin(), g_detached.end(),
+            [&](const CommState* a, const CommState* b) { return order(a) > order(b); });
+  for (CommState* s : g_detached) delete s;
+  g_detached.clear();
+}
 
 }  // namespace hympi::pmpi

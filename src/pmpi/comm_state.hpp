@@ -9,11 +9,12 @@
 //  - MPI_Comm_free never waits for another rank (the attribute's delete callback is local,
 //    as MPI's free is): a state whose release makes no collective call (no Context, or one
 //    sharing its engine with another Context, and no neighbourhood exchange) is released
-//    there; any other is detached whole, its Context and exchanges released inside
-//    MPI_Finalize by hympi (as a Context still alive there is), its engine joined meanwhile
-//    by a Context on a congruent communicator (a program that makes and frees thousands of
-//    duplicates holds one). Persistent requests of a freed communicator keep working, as
-//    MPI's do.
+//    there; any other is detached whole, its engine joined meanwhile by a Context on a
+//    congruent communicator (a program that makes and frees thousands of duplicates holds
+//    one), and released at MPI_Finalize by engine, newest first, before the objects still
+//    alive there (release_detached: which freed Context is kept differs between ranks, so
+//    the order they were made in would not match). Persistent requests of a freed
+//    communicator keep working, as MPI's do.
 //  - Intercommunicators and hympi's own communicators get a state that never has a Context.
 //  - A communicator's neighbourhood exchange (neighbor.hpp) is released before its Context.
 #pragma once
@@ -60,5 +61,8 @@ struct NeighborSlot {
 Path route(MPI_Comm comm, Context*& context, bool now = false);
 /// The neighbourhood slot of `comm`, after route() gave Path::hympi for it.
 NeighborSlot& neighbor_slot(MPI_Comm comm);
+/// Collective over every rank (from MPI_Finalize, before PMPI_Finalize): releases the
+/// states MPI_Comm_free kept.
+void release_detached();
 
 }  // namespace hympi::pmpi

@@ -388,6 +388,7 @@ int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
 
 int MPI_Finalize(void) {
   if (!Inside::now() && hympi::pmpi::settings().report) hympi::pmpi::print_report();
+  if (!Inside::now()) hympi::pmpi::release_detached();
   Inside inside;  // what hympi releases inside MPI_Finalize calls MPI directly
   return PMPI_Finalize();
 }

@@ -2,10 +2,15 @@
 // A plain MPI program (no hympi in its source) that frees communicators the way programs
 // and garbage-collected bindings do, run with libhympi_pmpi preloaded or linked before libmpi
 // (every call served from the first). MPI_Comm_free is local in MPI: none of these may hang.
-//   test_pmpi_free order  on each of 20 rounds, four communicators with Contexts (two
-//       duplicates of MPI_COMM_WORLD, one with the ranks in reverse order, a split by
-//       parity), each checked by an MPI_Allreduce, freed in an order that differs between
-//       ranks (even ranks first to last, odd ranks last to first)
+//   test_pmpi_free order  on each of 20 rounds, four communicators with Contexts (a
+//       duplicate of MPI_COMM_WORLD, one with the ranks in reverse order, another
+//       duplicate, a split by parity), each checked by an MPI_Allreduce, freed in an order
+//       that differs between ranks (even ranks first to last, odd ranks last to first);
+//       then MPI_Finalize, which releases what the frees kept, alike on every rank
+//   test_pmpi_free finalize  once: a duplicate, one in reverse order, another duplicate,
+//       freed first to last on even ranks and last to first on odd ones, then MPI_Finalize
+//       (the frees keep a different duplicate's Context on each: it hung there before the
+//       kept ones were released by engine)
 //   test_pmpi_free many   2,000 short-lived duplicates, each with a Context (three calls),
 //       freed at once; and 200 reversed-order communicators (another group order: their
 //       own engine) made and freed likewise. The shared-memory files of /dev/shm and the
@@ -30,13 +35,26 @@ static void order_mode(void) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   for (int round = 0; round < 20; ++round) {
     MPI_Comm comms[4];
+    // Two duplicates (one engine) with a communicator of its own engine between them, so
+    // that the Contexts left when the frees end differ between the ranks.
     MPI_Comm_dup(MPI_COMM_WORLD, &comms[0]);
-    MPI_Comm_dup(MPI_COMM_WORLD, &comms[1]);
-    MPI_Comm_split(MPI_COMM_WORLD, 0, size - world_rank, &comms[2]);  // reverse order
+    MPI_Comm_split(MPI_COMM_WORLD, 0, size - world_rank, &comms[1]);  // reverse order
+    MPI_Comm_dup(MPI_COMM_WORLD, &comms[2]);
     MPI_Comm_split(MPI_COMM_WORLD, world_rank % 2, world_rank, &comms[3]);
     for (int c = 0; c < 4; ++c) CHECK(sum_check(comms[c], round + c), "round %d, communicator %d: wrong sum", round, c);
     for (int c = 0; c < 4; ++c) MPI_Comm_free(&comms[world_rank % 2 ? 3 - c : c]);
   }
+}
+
+static void finalize_mode(void) {
+  int size;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm comms[3];
+  MPI_Comm_dup(MPI_COMM_WORLD, &comms[0]);
+  MPI_Comm_split(MPI_COMM_WORLD, 0, size - world_rank, &comms[1]);
+  MPI_Comm_dup(MPI_COMM_WORLD, &comms[2]);
+  for (int c = 0; c < 3; ++c) CHECK(sum_check(comms[c], c), "communicator %d: wrong sum", c);
+  for (int c = 0; c < 3; ++c) MPI_Comm_free(&comms[world_rank % 2 ? 2 - c : c]);
 }
 
 // Files in /dev/shm (the MPIs' shared-memory segments), or -1 where there is none.
@@ -72,6 +90,7 @@ static void many_mode(void) {
 int main(int argc, char** argv) {
   const char* mode = begin_test(&argc, &argv);
   if (strcmp(mode, "order") == 0) order_mode();
+  else if (strcmp(mode, "finalize") == 0) finalize_mode();
   else if (strcmp(mode, "many") == 0) many_mode();
   else CHECK(0, "unknown mode '%s'", mode);
   return end_test("test_pmpi_free", mode);

@@ -19,6 +19,8 @@ struct ContextAccess {
   /// Whether destroying it makes no MPI call: another Context shares its engine (whose
   /// release is collective: it stays with the other), or MPI_Finalize released it already.
   static bool release_is_local(const Context& context);
+  /// Its engine's key: the same on every rank of its group, different for each engine.
+  static int64_t engine_key(const Context& context);
 };
 
 }  // namespace hympi::detail
