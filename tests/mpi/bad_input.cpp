@@ -12,6 +12,8 @@
 //           aborts the job
 //   never_first  rank 0 never makes the Context's first collective call, in which the
 //           collectives' shared memory is made: the same, from that set-up's wait
+//   never_setup  rank 0 never constructs the Context: the others' watchdog names its set-up
+//           agreement
 //   halo_never  rank 0 never joins a ghost update (argv[2]: the strategy): the watchdog of
 //           its neighbours names the operation and the rank
 //   halo_killed  rank 0 is killed (SIGKILL) in the middle of ghost updates: the job ends
@@ -84,6 +86,14 @@ int main(int argc, char** argv) {
     }
     ctx.barrier();
     std::printf("bad-input: the barrier completed without rank 0\n");
+  } else if (mode == "never_setup") {
+    int me = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    if (me == 0) {
+      for (;;) sleep(1);  // never comes; the watchdog of the others ends the job
+    }
+    hympi::Context ctx(MPI_COMM_WORLD);
+    std::printf("bad-input: the Context was made without rank 0\n");
   } else if ((mode == "halo_never" || mode == "halo_killed") && argc > 2) {
     hympi::Context ctx(MPI_COMM_WORLD);
     const int me = ctx.topology().world_rank(), size = ctx.topology().world_size();
@@ -104,8 +114,8 @@ int main(int argc, char** argv) {
     }
     std::printf("bad-input: the ghost updates completed without rank 0\n");
   } else {
-    std::fprintf(stderr, "usage: bad_input env|sockets_on_rank1 VALUE|shm|root|unchecked|never|halo_never STRATEGY|"
-                 "halo_killed STRATEGY\n");
+    std::fprintf(stderr, "usage: bad_input env|sockets_on_rank1 VALUE|shm|root|unchecked|never|never_first|never_setup|"
+                 "halo_never STRATEGY|halo_killed STRATEGY\n");
   }
   MPI_Finalize();
   return 0;

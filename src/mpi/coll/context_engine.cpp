@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "core/name_table.hpp"
-#include "core/watchdog_thread.hpp"
 #include "mpi/coll/core_config.hpp"
 #include "mpi/support/collective_error.hpp"
 #include "mpi/support/setup_agreement.hpp"
@@ -75,17 +74,7 @@ ContextEngine::ContextEngine(MPI_Comm comm, const Options& o, int64_t agreed_key
 
 NodeCollectives& ContextEngine::node_collectives() {
   if (node) return *node;
-  {
-    // A blocking MPI call that every rank must come to: a watchdog thread over it, for
-    // the rank that never does (as over every other wait of a collective).
-    const core::WaitConfig& wait = leaders.wait();  // this engine's, from its options
-    std::optional<core::WatchdogThread> watchdog;
-    if (wait.timeout_s > 0)
-      watchdog.emplace(wait.timeout_s, topology.world_rank(), core::kEveryRankPeer,
-                       "not every rank of the communicator came to it");
-    core::watched(watchdog ? &*watchdog : nullptr, "a Context's first collective call (its set-up agreement)",
-                  [&] { return agree_on_setup(topology.world(), "Context's first collective call", {}); });
-  }
+  agree_on_setup(topology.world(), "Context's first collective call", {}, {}, &leaders.wait());
   std::string error;
   std::optional<core::Tree> tree;
   try {
@@ -115,6 +104,7 @@ std::shared_ptr<ContextEngine> ContextEngine::join_or_make(MPI_Comm comm, const 
   const int64_t mine = candidate ? candidate->key : -1;
   // The options that shape the protocols must agree (an environment variable set on one
   // host only, say); the wait policy and the watchdog may differ per rank (no sharing then).
+  const core::WaitConfig wait = setup_wait(o);
   const std::vector<int64_t> gathered = agree_on_setup(
       comm, "Context",
       {{"HYMPI_NODE_SIZE", o.node_size},
@@ -126,7 +116,7 @@ std::shared_ptr<ContextEngine> ContextEngine::join_or_make(MPI_Comm comm, const 
        {"HYMPI_COLL_BUFFER", int64_t(o.collective_buffer_bytes)},
        {"HYMPI_VERIFY", o.verify},
        {"HYMPI_SINGLE_COPY", int64_t(o.single_copy_bytes)}},
-      {mine, g_next_key});
+      {mine, g_next_key}, &wait);
   bool join = mine >= 0;
   int64_t key = 0;
   for (std::size_t r = 0; r < gathered.size(); r += 2) {

@@ -3,6 +3,8 @@
 
 #include <mpi.h>
 
+#include "mpi/support/requests.hpp"
+
 namespace hympi::mpi {
 
 // The public enumerations and the core's own list the same values in the same order.
@@ -13,27 +15,13 @@ static_assert(int(core::WaitPolicy::adaptive) == int(WaitPolicy::adaptive) &&
 static_assert(int(core::TreeShape::kary) == int(TreeShape::kary) &&
               int(core::TreeShape::binomial) == int(TreeShape::binomial));
 
-namespace {
-
-// MPI's progress, driven from hympi's waits once their spin phase is over: a probe that
-// matches nothing (no message is ever sent on MPI_COMM_SELF) runs Open MPI's and MPICH's
-// progress engines, as any MPI call does. A program that waits in hympi while its own
-// requests are pending (an MPI_Isend whose rendezvous needs the sender's progress) gets
-// the progress MPI promises to a rank inside an MPI call. PMPI_: profilers see none of it.
-void drive_mpi_progress() {
-  int flag = 0;
-  PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_SELF, &flag, MPI_STATUS_IGNORE);
-}
-
-}  // namespace
-
 core::WaitConfig wait_config(const Options& options, const Topology& topology) {
   core::WaitConfig config{core::WaitPolicy(options.wait), topology.oversubscribed(), options.timeout_s};
   // MPI_COMM_SELF exists in the world model (MPI_Init) only; a program of sessions only
   // gets no progress from hympi's waits.
   int initialized = 0;
   MPI_Initialized(&initialized);
-  if (initialized) config.progress = &drive_mpi_progress;
+  if (initialized) config.progress = &drive_progress;
   return config;
 }
 

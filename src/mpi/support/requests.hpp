@@ -2,7 +2,8 @@
 // Completing MPI requests under hympi's wait policy and watchdog: MPI_Testall
 // polled through core::poll_until, so oversubscribed ranks yield (MPICH's MPI_Waitall
 // never does) and a peer that never sends is reported with the operation and the rank.
-// And ending the receives of an update that will never complete (a refused ghost update).
+// And ending the receives of an update that will never complete (a refused ghost update);
+// driving MPI's progress from hympi's own waits.
 #pragma once
 
 #include <mpi.h>
@@ -23,5 +24,9 @@ void cancel_receives(std::span<MPI_Request> requests);
 
 /// Whether `request` (MPI_REQUEST_NULL, inactive persistent, or active) is not in flight.
 bool settled(MPI_Request request);
+
+/// MPI's progress, for core::WaitConfig::progress: drives Open MPI's and MPICH's progress
+/// engines as any MPI call does (needs MPI_COMM_SELF: the world model).
+void drive_progress();
 
 }  // namespace hympi::mpi

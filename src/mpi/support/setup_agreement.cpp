@@ -5,8 +5,10 @@
 #include <string_view>
 #include <vector>
 
+#include "hympi/options.hpp"
 #include "hympi/types.hpp"
 #include "mpi/support/mpi_check.hpp"
+#include "mpi/support/requests.hpp"
 
 namespace hympi::mpi {
 namespace {
@@ -92,11 +94,29 @@ void throw_if_refused(MPI_Comm comm, const char* what, const std::vector<int64_t
   throw SetupRefused(message);
 }
 
-/// The set-up's allgather: this rank's record (`refused`: with the flag and `reason`), the
+/// The options of a set-up whose caller passes no wait settings. A malformed variable is
+/// reported by the set-up that reads it.
+Options environment_options() {
+  try {
+    return Options::from_env();
+  } catch (const Error&) {
+    return {};
+  }
+}
+
+/// This rank in the watchdog's messages: its world rank, as in every other wait's.
+int world_rank(MPI_Comm comm) {
+  int initialized = 0, rank = 0;
+  MPI_Initialized(&initialized);
+  MPI_Comm_rank(initialized ? MPI_COMM_WORLD : comm, &rank);
+  return rank;
+}
+
+/// The set-up's allgather, watched (`wait`, or environment_wait()): this rank's record (`refused`: with the flag and `reason`), the
 /// refusals first, then every rank's record.
 std::vector<int64_t> gather(MPI_Comm comm, const char* what, std::initializer_list<SetupArgument> arguments,
                             std::initializer_list<int64_t> gathered, bool refused, const std::string& reason,
-                            int& size) {
+                            const core::WaitConfig* wait, int& size) {
   if (arguments.size() + gathered.size() > std::size_t(kSetupValues) - 2)
     throw Error(std::string("hympi: internal: too many set-up arguments for ") + what);
   MPI_Comm_size(comm, &size);
@@ -106,24 +126,32 @@ std::vector<int64_t> gather(MPI_Comm comm, const char* what, std::initializer_li
   for (int64_t value : gathered) mine[column++] = value;
   mine[kRefused] = refused;
   std::vector<int64_t> all(std::size_t(size) * kSetupValues);
-  check(MPI_Allgather(mine, kSetupValues, MPI_INT64_T, all.data(), kSetupValues, MPI_INT64_T, comm),
-        "MPI_Allgather (set-up arguments)");
+  MPI_Request request = MPI_REQUEST_NULL;
+  check(MPI_Iallgather(mine, kSetupValues, MPI_INT64_T, all.data(), kSetupValues, MPI_INT64_T, comm, &request),
+        "MPI_Iallgather (set-up arguments)");
+  const std::string operation = std::string("the set-up agreement of a ") + what + " (MPI_Iallgather)";
+  wait_all({&request, 1}, wait ? *wait : setup_wait(environment_options()), {operation.c_str(), world_rank(comm), core::kEveryRankPeer},
+           "not every rank of the communicator came to it");
   throw_if_refused(comm, what, all, size, reason);
   return all;
 }
 
 }  // namespace
 
+core::WaitConfig setup_wait(const Options& options) {
+  return {core::WaitPolicy(options.wait), true, options.timeout_s};
+}
+
 void refuse_setup(MPI_Comm comm, const char* what, const std::string& reason) {
   int size = 0;
-  gather(comm, what, {}, {}, true, reason, size);
+  gather(comm, what, {}, {}, true, reason, nullptr, size);
   throw SetupRefused(reason);  // not reached: gather threw it with every rank's reasons
 }
 
 std::vector<int64_t> agree_on_setup(MPI_Comm comm, const char* what, std::initializer_list<SetupArgument> arguments,
-                                    std::initializer_list<int64_t> gathered) {
+                                    std::initializer_list<int64_t> gathered, const core::WaitConfig* wait) {
   int size = 0;
-  const std::vector<int64_t> all = gather(comm, what, arguments, gathered, false, {}, size);
+  const std::vector<int64_t> all = gather(comm, what, arguments, gathered, false, {}, wait, size);
   for (int r = 1; r < size; ++r)
     if (all[std::size_t(r) * kSetupValues] != all[0])
       throw Error("hympi: ranks are in different collective set-ups: " + by_value(all, 0, size, &setup_name) +

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Arguments of a collective set-up (a Context, Pattern, Halo, CartesianGrid,
 // SharedWindow, NodeShared, reordered_comm) that must be the same on every rank, checked
-// in one MPI_Allgather that is the set-up's first collective call:
+// in one MPI_Iallgather that is the set-up's first collective call:
 //  - fixed size on every rank (kValues integers, the first one naming the set-up), so
 //    ranks inside different set-ups, or in the same one with other arguments, complete
 //    the same MPI call and learn it, instead of pairing unrelated collectives and hanging;
@@ -10,7 +10,9 @@
 //  - a rank whose own arguments are wrong before the set-up begins (the C API's checks of
 //    what C passes: enum values, NULL pointers, names) takes part with refuse_setup: the
 //    last value is its flag, and when any rank raised it every rank exchanges the reasons
-//    and throws the same SetupRefused, before comparing anything else.
+//    and throws the same SetupRefused, before comparing anything else;
+//  - waited for under the watchdog, as every hympi wait: a rank that never comes to the
+//    set-up is named after HYMPI_TIMEOUT instead of a silent hang.
 #pragma once
 
 #include <mpi.h>
@@ -20,6 +22,8 @@
 #include <string>
 #include <vector>
 
+#include "core/wait.hpp"
+#include "hympi/options.hpp"
 #include "hympi/types.hpp"
 
 namespace hympi::mpi {
@@ -35,8 +39,15 @@ struct SetupArgument {
 /// arguments and `gathered` values together (the first value names the set-up, the last
 /// is the refusal flag). `gathered`: values the ranks may differ in, exchanged beside the
 /// arguments and not compared; returns every rank's, rank by rank (size x gathered.size()).
+/// `wait`: the caller's wait settings, or none: setup_wait of the environment's options
+/// (HYMPI_WAIT, HYMPI_TIMEOUT).
 std::vector<int64_t> agree_on_setup(MPI_Comm comm, const char* what, std::initializer_list<SetupArgument> arguments,
-                                    std::initializer_list<int64_t> gathered = {});
+                                    std::initializer_list<int64_t> gathered = {},
+                                    const core::WaitConfig* wait = nullptr);
+
+/// The wait of a set-up made before its node is known: `options`' wait policy and watchdog,
+/// the short spin of an oversubscribed node.
+core::WaitConfig setup_wait(const Options& options);
 
 /// Every rank's error when some rank refused a set-up: "hympi: Halo set-up refused on rank
 /// 3: <reason>", ranks with the same reason together, in rank order.
