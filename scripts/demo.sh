@@ -5,7 +5,9 @@
 # dot, sync, ghost update (ring patterns, a 48^3 19-point grid, the 0.03 cube mesh cut by
 # METIS), the applications per strategy, against the MPI library's own operations,
 # neighbourhood collectives, RMA and PETSc (Open MPI), interleaved in one launch; then the
-# summary table (hympi / every peer) and the plots (bench/scripts/report.py).
+# summary table (hympi / every peer), the plots and, last, five lines per MPI: where hympi was
+# faster and by how much, where slower or tied, the applications, and what that means for an
+# application (bench/scripts/report.py --brief).
 #   scripts/demo.sh [hympi-bench arguments]     default: all --outer 30 --rounds 3
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +32,6 @@ for mpi in openmpi mpich; do
     grep --line-buffered -E "^# (barrier|allreduce|halo|dot|sync|stats|mesh-stats|apps|[a-z0-9]+: communication)" || true
   runs+=("$out/$mpi.json")
 done
-echo "=== summary: hympi / peer, median of interleaved pairs (< 1: hympi faster) ==="
-/usr/bin/python3 bench/scripts/report.py "${runs[@]}" --out "$out" --brief
 echo "Tables: $out/<mpi>.txt; every sample: $out/<mpi>.json; plots and the full table: $out/*.png, $out/summary.md"
+echo "=== summary: hympi / peer, median of interleaved pairs (< 1: hympi faster), then the verdict per MPI ==="
+/usr/bin/python3 bench/scripts/report.py "${runs[@]}" --out "$out" --brief
