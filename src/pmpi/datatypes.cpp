@@ -4,8 +4,6 @@
 #include <array>
 #include <utility>
 
-#include "hympi/types.hpp"
-
 namespace hympi::pmpi {
 namespace {
 

@@ -44,22 +44,29 @@ fi
 
 case "$tree" in
   openmpi)
-    wrappers=(CC=mpicc.openmpi FC=mpifort.openmpi F77=mpifort.openmpi MPIEXEC=mpirun.openmpi)
+    wrappers=(MPICC=mpicc.openmpi MPIFC=mpifort.openmpi MPIF77=mpifort.openmpi MPIEXEC=mpirun.openmpi)
     # The suite's datatype pools call MPI-1 names (MPI_Type_hvector) that Open MPI 4.1's
     # mpi.h turns into errors; its libmpi still has them.
     cppflags="-DOMPI_OMIT_MPI1_COMPAT_DECLS=0 -DOMPI_REMOVED_USE_STATIC_ASSERT=0" ;;
   mpich)
-    wrappers=(CC=mpicc.mpich FC=mpifort.mpich F77=mpifort.mpich MPIEXEC=mpiexec.mpich)
+    wrappers=(MPICC=mpicc.mpich MPIFC=mpifort.mpich MPIF77=mpifort.mpich MPIEXEC=mpiexec.mpich)
     cppflags="" ;;
   *) echo "mpich-suite: unknown tree '$tree' (openmpi or mpich)" >&2; exit 2 ;;
 esac
 build=$out/$tree
+# The suite's configure takes its compilers from MPICC, MPIF77 and MPIFC (CC= is overridden
+# by the first `mpicc` on PATH, whichever MPI that is), checked after configure.
 if [ ! -f "$build/Makefile" ]; then
   mkdir -p "$build"
   # gfortran 10+ needs -fallow-argument-mismatch for the suite's Fortran 77 tests.
   (cd "$build" && "$src/configure" "${wrappers[@]}" FFLAGS=-fallow-argument-mismatch FCFLAGS=-fallow-argument-mismatch \
      --enable-strictmpi --disable-spawn --disable-cxx --disable-romio --enable-fortran=all) >"$build/configure.out" 2>&1 ||
     { echo "mpich-suite: configure failed: $build/configure.out" >&2; exit 1; }
+fi
+compiler=${wrappers[0]#MPICC=}
+if ! grep -q "^CC = .*$compiler\$" "$build/util/Makefile"; then
+  echo "mpich-suite: $build is configured with another compiler than $compiler ($(grep '^CC = ' "$build/util/Makefile")): remove $build" >&2
+  exit 1
 fi
 jobs=$(nproc)
 make -C "$build/util" -j"$jobs" CPPFLAGS="$cppflags" >"$build/make.out" 2>&1
