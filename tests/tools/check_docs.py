@@ -16,13 +16,14 @@ Checks (CHANGELOG.md is history and is not read; nor are this checker and its te
   - packages: every pkg-config file (*.pc.in) and every component of the CMake package
     (hympi_<component>_FOUND in *Config.cmake.in) is named in a code span of
     docs/settings.md or docs/install.md, and the package file's own synopsis
-    ("[COMPONENTS ...]") lists every component;
+    ("[COMPONENTS ...]") lists every component (case aside);
   - defaults: the "default" column of docs/settings.md against the code, where the code
     states one: the struct member a variable sets (Options, the PMPI library's Settings;
     a variable that sets several members, HYMPI_TREE, is written "kary:4"), a shell
     script's ${HYMPI_X:-default}, a CMake option's ON/OFF; and, in any Markdown file, a
     size said to be a byte-valued setting's default ("the default, 1 MiB", "256 KiB is the
-    default", "by default 256 KiB") next to the setting's name, in any file;
+    default", "by default 256 KiB"; not "its then default", "the former default") next
+    to the setting's name, in any file;
   - names: a HYMPI_* name in Markdown exists in some source (a variable, option or constant);
   - paths: every repository path ("src/...", "docs/x.md", ...) in a Markdown file or a
     source file exists (relative to the root or to the naming file; a path in a build
@@ -54,6 +55,7 @@ PHRASES = {
     "HYMPI_COLL_BUFFER": ("collective buffer", "collectives' buffer", "collectives' shared buffer"),
     "HYMPI_SINGLE_COPY": ("single copy", "single-copy"),
 }
+PAST = re.compile(r"\b(?:then|former|old|previous|earlier|was)\b")
 UNITS = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
 SIZE = r"\d+(?:\.\d+)? ?(?:KiB|MiB|GiB)"
 SAID_DEFAULT = [
@@ -384,7 +386,10 @@ def check_prose_defaults(texts, defaults, problems):
                 if not any(k in low for k in keys):
                     continue
                 for pattern in SAID_DEFAULT:
-                    for said in pattern.findall(chunk):
+                    for m in pattern.finditer(chunk):
+                        said = m.group(1)
+                        if PAST.search(chunk[max(0, m.start() - 25):m.start() + 12]):
+                            continue  # "its then default of 1 MiB", "the former default"
                         if size_of(said) != float(value):
                             problems.append(f"{doc}: says {said} is the default of {v}; the code's is {value} "
                                             f"({path}): \"{chunk.strip()[:160]}\"")
@@ -433,10 +438,10 @@ def check_packages(texts, problems):
         text = texts[path]
         components = sorted(set(re.findall(re.escape(package) + r"_(\w+?)_FOUND\b", text)))
         synopsis = re.search(r"\[COMPONENTS ([^\]]*)\]", text)
-        if synopsis:
-            listed = synopsis.group(1).split()
+        if synopsis:  # case aside: an old name kept as an alias (Fortran for fortran) may stay out
+            listed = synopsis.group(1).lower().split()
             for c in components:
-                if c not in listed:
+                if c.lower() not in listed:
                     problems.append(f"{path}: its synopsis [COMPONENTS {synopsis.group(1)}] misses the component {c}")
         for c in components:
             if not any(re.search(r"\bCOMPONENTS\b[^`]*\b" + re.escape(c) + r"\b", s) or s == c for s in spans):
