@@ -43,10 +43,11 @@ struct Options {
   BarrierAlgorithm barrier = BarrierAlgorithm::dissemination;
   MemoryOrders orders = MemoryOrders::tuned;
   /// Per-rank shared buffer of the collectives (HYMPI_COLL_BUFFER, bytes); larger counts
-  /// go through it in chunks. 256 KiB: a group's first Context populates it at set-up
-  /// (0.46-0.48 ms at 2 ranks, against 1.0-1.4 ms with 1 MiB), and the 1 MiB allreduce is
-  /// as fast in chunks of it (0.85 of MPI_Allreduce on application data, 0.87 with 1 MiB;
-  /// BENCHMARKS.md, "Set-up cost of a Context and a Halo").
+  /// go through it in chunks. It is made and populated at the first collective call of a
+  /// group's Contexts, not when a Context is made (BENCHMARKS.md, "Set-up cost of a
+  /// Context"). 256 KiB: populating it took 0.46-0.48 ms at 2 ranks, against
+  /// 1.0-1.4 ms for 1 MiB, and the 1 MiB allreduce is as fast in chunks of it (0.85 of
+  /// MPI_Allreduce on application data, 0.87 with 1 MiB; 2026-11-27).
   std::size_t collective_buffer_bytes = 256 * 1024;
   /// Check across nodes that every rank called the same collective with the same
   /// arguments (HYMPI_VERIFY=0 saves one small MPI_Allreduce among node leaders per call;

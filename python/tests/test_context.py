@@ -81,7 +81,7 @@ def test_allreduce_arrays(ctx, comm, dtype):
 
 
 def test_allreduce_chunked_2d(ctx, comm):
-    """More than the 1 MiB collective buffer, and any C-contiguous shape."""
+    """2.4 MB, chunks of the collective buffer (by default 256 KiB), and any C-contiguous shape."""
     a = data(3 * 100_000, np.float64, 7, comm.rank).reshape(3, 100_000)
     expected = np.empty_like(a)
     comm.Allreduce(a, expected, op=MPI.SUM)

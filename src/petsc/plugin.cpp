@@ -4,7 +4,7 @@
 // options (-dll_append <path> or -dll_prepend <path>, on the command line or in
 // PETSC_OPTIONS) during PetscInitialize and calls the function
 // PetscDLLibraryRegister_<name> it finds there, <name> being the file's name without
-// "lib" and the suffix (PETSc's src/sys/dll/dl.c). Ours registers the type.
+// "lib" and the suffix (dl.c in PETSc's sys/dll). Ours registers the type.
 //
 // The module links hympi and libhympi_petsc in (static libraries, built PIC) and exports
 // three functions (plugin.map): the register function and hympi_petsc.h's two. It binds

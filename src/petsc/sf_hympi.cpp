@@ -29,7 +29,7 @@ namespace hympi::petsc {
 namespace {
 
 // Broadcasts on basic before the switch to hympi (-sf_hympi_after): BENCHMARKS.md, "A short
-// PETSc run's VecScatter, set-up included".
+// PETSc run's VecScatter".
 constexpr PetscInt kDefaultAfter = 100;
 
 struct SfHympi {

@@ -24,8 +24,10 @@ namespace {
 /// runs), or null when hwloc cannot load it. Thread-safe: a function-local static.
 /// Only what my_domain() reads is discovered: every other object type is filtered out, and
 /// the x86 backend (cpuid on every core, each time bound there) is left out: Linux's sysfs
-/// gives caches and packages. A process's first Context: 5.4-8.1 ms -> 4.8-5.3 ms at np 2
-/// on this VM (hwloc 2.9); what remains is mostly hwloc loading its plugins.
+/// gives caches and packages: a process's first Context took 5.4-8.1 ms without this
+/// filter, 4.8-5.3 ms with it, at np 2 on this VM (hwloc 2.9; a Context's set-up loaded it
+/// then, its first collective call does now); what remains is mostly hwloc loading its
+/// plugins.
 hwloc_topology_t machine() {
   struct Loaded {
     hwloc_topology_t topology = nullptr;
@@ -67,7 +69,7 @@ bool unbound() {
 /// process's whole CPU binding; -1 when the binding spans several, or is unknown. The
 /// binding is read at each call: a program may rebind between Contexts.
 int my_domain() {
-  if (unbound()) return -1;  // without loading hwloc (a process's first Context: ~4 ms)
+  if (unbound()) return -1;  // without loading hwloc (~4 ms at a process's first Context collective)
   hwloc_topology_t topology = machine();
   if (!topology) return -1;
   int domain = -1;
