@@ -35,7 +35,7 @@ times over the rounds; and what that means for an application. Standard library 
 
     bench/scripts/report.py --verdict RUN.json [RUN.json ...]
 
---headline prints, and writes nothing, BENCHMARKS.md's headline tables for each run: per
+--headline prints, and writes nothing, the headline tables for each run: per
 benchmark in the file, hympi's default implementations (hympi, shm, shm_direct, aggregated,
 sf_hympi, context) against every peer the run timed them with (the MPI library's own
 operation, flat_mpi, neighbor, PetscSF, the RMA baselines, sf_basic; no floors, no hympi
@@ -540,7 +540,7 @@ def main():
     ap.add_argument("--out", default="bench-results/report")
     ap.add_argument("--brief", action="store_true", help="print only the headline ratios (summary.md has all)")
     ap.add_argument("--headline", action="store_true",
-                    help="print BENCHMARKS.md's headline tables (hympi against each peer) per run; no plots, no files")
+                    help="print the headline tables (hympi against each peer) per run; no plots, no files")
     ap.add_argument("--verdict", action="store_true",
                     help="print the five-line verdict per run (the end of --brief); no plots, no files")
     args = ap.parse_args()

@@ -111,7 +111,7 @@ void publish(Channel& channel, uint64_t value);
 /// publish, as a read-modify-write (a locked xchg on x86) rather than a plain store, for
 /// a writer that waits for an answer right after it: measured at 2 ranks, an 8-byte flat
 /// allreduce 0.46 -> 0.38 us (64-256 B and the dissemination barrier within the spread;
-/// BENCHMARKS.md, "Publishing by exchange"), where a fence after the store gained nothing. Each one
+/// BENCHMARKS.md, "A small allreduce in one transfer"), where a fence after the store gained nothing. Each one
 /// takes its line before the next store may complete, so a writer with several channels
 /// to publish uses it for the last only.
 template <class Orders>

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """bench/scripts/report.py on the stored samples (a quick hympi-bench run, an apps_split run):
---headline prints BENCHMARKS.md's headline tables (hympi against each peer) from the run with
+--headline prints the headline tables (hympi against each peer) from the run with
 the standard library alone (matplotlib blocked), one table per benchmark that compares hympi
 with a peer, every ratio as the JSON has it and no floor or hympi variant among them;
 --verdict prints five lines per run, also with the standard library alone, whose counts and
