@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "core/call_board.hpp"
+#include "core/coll/call_board.hpp"
+#include "core/coll/tree_collective.hpp"
 #include "core/memory_order.hpp"
-#include "core/tree_collective.hpp"
 #include "thread_team.hpp"
 
 using namespace hympi;

@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "core/tree_collective.hpp"
+#include "core/coll/tree_collective.hpp"
 
 namespace hympi::test {
 

@@ -42,8 +42,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/call_board.hpp"
-#include "core/tree_collective.hpp"
+#include "core/coll/call_board.hpp"
+#include "core/coll/tree_collective.hpp"
 
 namespace hympi::core {
 

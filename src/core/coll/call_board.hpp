@@ -59,8 +59,8 @@
 #include <string>
 #include <vector>
 
-#include "core/call_check.hpp"
-#include "core/tree_collective.hpp"
+#include "core/coll/call_check.hpp"
+#include "core/coll/tree_collective.hpp"
 
 namespace hympi::core {
 

@@ -150,10 +150,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/call_check.hpp"
 #include "core/channel.hpp"
+#include "core/coll/call_check.hpp"
+#include "core/coll/tree.hpp"
 #include "core/function_ref.hpp"
-#include "core/tree.hpp"
 #include "core/wait.hpp"
 
 namespace hympi::core {

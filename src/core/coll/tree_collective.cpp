@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "core/tree_collective.hpp"
+#include "core/coll/tree_collective.hpp"
 
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <stdexcept>
 
-#include "core/call_board.hpp"
+#include "core/coll/call_board.hpp"
+#include "core/coll/reduce_ops.hpp"
 #include "core/memory_order.hpp"
-#include "core/reduce_ops.hpp"
 
 namespace hympi::core {
 
