@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/coll/board_barrier.hpp"
+#include "core/coll/tree_collective.hpp"
 #include "core/memory_order.hpp"
 #include "thread_team.hpp"
 

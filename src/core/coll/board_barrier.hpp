@@ -43,7 +43,10 @@
 #include <vector>
 
 #include "core/coll/call_board.hpp"
-#include "core/coll/tree_collective.hpp"
+#include "core/coll/collective_block.hpp"
+#include "core/coll/tree.hpp"
+#include "core/function_ref.hpp"
+#include "core/wait.hpp"
 
 namespace hympi::core {
 

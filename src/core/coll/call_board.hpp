@@ -60,7 +60,8 @@
 #include <vector>
 
 #include "core/coll/call_check.hpp"
-#include "core/coll/tree_collective.hpp"
+#include "core/coll/collective_block.hpp"
+#include "core/wait.hpp"
 
 namespace hympi::core {
 
