@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "core/tree.hpp"
+#include "core/coll/tree.hpp"
 #include "mpi/coll/core_config.hpp"
 #include "mpi/node/domains.hpp"
 
@@ -23,7 +23,7 @@ std::unique_ptr<Context> variant(const Context& base, void (*change)(Options&)) 
   return std::make_unique<Context>(base.topology().world(), o);
 }
 
-/// The two trees of `affinity` on this node (hympi's shapes: src/core/tree.hpp), with their
+/// The two trees of `affinity` on this node (hympi's shapes: src/core/coll/tree.hpp), with their
 /// depth and how many parent-child edges cross a socket / L3 domain. Collective on the node.
 nlohmann::json affinity_trees(const Context& ctx) {
   const core::TreeSpec spec = mpi::tree_spec(ctx.options());

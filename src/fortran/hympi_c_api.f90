@@ -1,4 +1,5 @@
 ! SPDX-License-Identifier: BSD-3-Clause
+! Over 500 lines: one binding per declaration of include/hympi.h, in one file as the header is, to compare the two.
 ! hympi_c_api: include/hympi.h in Fortran, for the hympi module's own use (Fortran codes
 ! `use hympi`, which re-exports the constants). The constants mirror the header's enums
 ! and the bind(C) types its structs; the interfaces bind its functions under the names

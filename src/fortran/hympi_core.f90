@@ -1,4 +1,5 @@
 ! SPDX-License-Identifier: BSD-3-Clause
+! Over 500 lines: Fortran declares a submodule procedure's interface in its parent module, so every one stands here.
 ! hympi_core: the handle types of the hympi module and the interfaces of its procedures
 ! that do not depend on an element type; their bodies are in the submodules
 ! hympi_core_{support,context,pattern,halo,grid,node_shared}.f90. The procedures generic over the four

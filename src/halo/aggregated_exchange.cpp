@@ -5,7 +5,7 @@
 #include <limits>
 #include <utility>
 
-#include "core/aggregate_region.hpp"
+#include "core/halo/aggregate_region.hpp"
 #include "core/wait.hpp"
 #include "halo/aggregate_layout.hpp"
 #include "halo/for_orders.hpp"
@@ -172,7 +172,7 @@ class AggregatedExchange final : public Exchange {
     (send ? send_requests_ : recv_requests_).push_back(request);
   }
 
-  /// The region's protocol (core/aggregate_region.hpp), made at set-up: its counter in the
+  /// The region's protocol (core/halo/aggregate_region.hpp), made at set-up: its counter in the
   /// owner's segment, its locals' notices in theirs.
   core::AggregateRegion<Orders> make_sync(const Region& g) const {
     std::vector<core::Channel*> notices;

@@ -11,7 +11,7 @@
 namespace hympi::halo {
 namespace {
 
-// The node's refusal: the claimed record of core/claimed_record.hpp; its number is the
+// The node's refusal: the claimed record of core/halo/claimed_record.hpp; its number is the
 // node-wide calls each node rank makes before it throws.
 using Record = core::ClaimedRecord<std::conditional_t<core::kForceSeqCst, core::SeqCstOrders, core::TunedOrders>>;
 

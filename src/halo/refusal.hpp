@@ -39,7 +39,7 @@
 //    (mpi/support/tag_blocks.hpp), so no later message can match one that waits there.
 #pragma once
 
-#include "core/claimed_record.hpp"
+#include "core/halo/claimed_record.hpp"
 
 #include <mpi.h>
 
@@ -108,7 +108,7 @@ class Refusals final : public core::WaitInterrupt {
 
   MPI_Comm comm_;
   int tag_;
-  core::RecordWords* record_;       // the node's, in node rank 0's segment (core/claimed_record.hpp)
+  core::RecordWords* record_;       // the node's, in node rank 0's segment (core/halo/claimed_record.hpp)
   NodeSync* sync_ = nullptr;        // attach()
   uint64_t synced_ = 0;             // node-wide calls made (synced() and joined)
   std::vector<int> told_;           // the node's internode neighbours (world ranks)

@@ -5,8 +5,8 @@
 #include <optional>
 #include <type_traits>
 
+#include "core/halo/post_counter.hpp"
 #include "core/memory_order.hpp"
-#include "core/post_counter.hpp"
 #include "core/watchdog_thread.hpp"
 #include "halo/refusal.hpp"
 #include "hympi/shared_window.hpp"
@@ -17,7 +17,7 @@ namespace hympi::halo {
 namespace {
 
 using mpi::check;
-// The RMA baselines' words in node-shared memory (core/post_counter.hpp).
+// The RMA baselines' words in node-shared memory (core/halo/post_counter.hpp).
 using WordOrders = std::conditional_t<core::kForceSeqCst, core::SeqCstOrders, core::TunedOrders>;
 using Posts = core::PostCounter<WordOrders>;
 using Flag = core::SyncedFlag<WordOrders>;

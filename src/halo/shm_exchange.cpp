@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "core/halo_link.hpp"
+#include "core/halo/halo_link.hpp"
 #include "halo/for_orders.hpp"
 #include "halo/refusal.hpp"
 #include "halo/single_copy.hpp"
@@ -265,7 +265,7 @@ class ShmExchange final : public LinkExchange<Orders> {
   ShmExchange(std::vector<PeerPlan> peers, const ExchangeSetup& setup)
       : Base(std::move(peers), setup, depth, true), single_(this->links_, setup), refusals_(setup.refusals),
         world_rank_(setup.topology.world_rank()) {
-    // A single-copy link's "slot" is the sender's array itself: one deep (core/halo_link.hpp).
+    // A single-copy link's "slot" is the sender's array itself: one deep (core/halo/halo_link.hpp).
     for (std::size_t j = 0; j < this->links_.out.size(); ++j)
       if (single_.out[j]) this->links_.out[j].ends.depth = 1;
   }

@@ -15,7 +15,7 @@
 // gathers straight from the sender's vector into its ghosts and acknowledges; the sender's end() waits for every reader's
 // acknowledgement, because after end() returns the user overwrites the points it sends.
 //
-// Link protocol and its invariants: core/halo_link.hpp. Channels and slots are
+// Link protocol and its invariants: core/halo/halo_link.hpp. Channels and slots are
 // sub-allocated from the shared memory the Halo gives its parts (ExchangeSetup::arena,
 // held by HaloParts in halo/halo_parts.hpp and given back when the Halo goes): each rank's
 // control words and slots in its own segment, first-touched by it.

@@ -118,7 +118,7 @@ TEST(Collectives, EveryTypeOpAndCountAgainstMpi) {
 }
 
 // On one node, allreduce chunks of 4 KiB up to 16 KiB go through the tree in 2-7 pieces
-// of one sequence number each (TreeCollective::kPieceBytes); 2 KiB and, across nodes,
+// of one sequence number each (kPieceBytes, src/core/coll/pipelined_allreduce.hpp); 2 KiB and, across nodes,
 // every size below 16 KiB go whole.
 TEST(Collectives, PipelinedSizesAgainstMpi) {
   hympi::Context ctx(MPI_COMM_WORLD);

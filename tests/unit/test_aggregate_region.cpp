@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The aggregated ghost update's regions (core/aggregate_region.hpp) over threads: the even
+// The aggregated ghost update's regions (core/halo/aggregate_region.hpp) over threads: the even
 // threads write their parts of a send region (owned by thread 0), the odd ones read theirs
 // of a receive region (owned by the last thread), each call. The node-pair message goes
 // through a "wire": the send owner copies the region onto it once every part is written,
@@ -12,7 +12,7 @@
 #include <memory>
 #include <vector>
 
-#include "core/aggregate_region.hpp"
+#include "core/halo/aggregate_region.hpp"
 #include "core/memory_order.hpp"
 #include "thread_team.hpp"
 

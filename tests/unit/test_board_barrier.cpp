@@ -5,7 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "core/board_barrier.hpp"
+#include "core/coll/board_barrier.hpp"
+#include "core/coll/tree_collective.hpp"
 #include "core/memory_order.hpp"
 #include "thread_team.hpp"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The claimed record (core/claimed_record.hpp) and the RMA baselines' post counter
-// (core/post_counter.hpp) over threads, as node ranks use them; ThreadSanitizer sees
+// The claimed record (core/halo/claimed_record.hpp) and the RMA baselines' post counter
+// (core/halo/post_counter.hpp) over threads, as node ranks use them; ThreadSanitizer sees
 // every text, number and payload read against its write.
 #include <gtest/gtest.h>
 
@@ -10,9 +10,9 @@
 #include <thread>
 #include <vector>
 
-#include "core/claimed_record.hpp"
+#include "core/halo/claimed_record.hpp"
+#include "core/halo/post_counter.hpp"
 #include "core/memory_order.hpp"
-#include "core/post_counter.hpp"
 #include "thread_team.hpp"
 
 using namespace hympi;

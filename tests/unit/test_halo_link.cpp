@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The intranode ghost-update link (core/halo_link.hpp) over threads, as the two shared-
+// The intranode ghost-update link (core/halo/halo_link.hpp) over threads, as the two shared-
 // memory strategies use it: one or two send slots (shm), and one-copy reads from
 // the sender's own vector with the sender draining acknowledgements (shm_direct). Every
 // thread sends to a few others; data changes every call; ThreadSanitizer sees it all.
@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-#include "core/halo_link.hpp"
+#include "core/halo/halo_link.hpp"
 #include "core/memory_order.hpp"
 #include "thread_team.hpp"
 

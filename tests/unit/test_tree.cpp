@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include <gtest/gtest.h>
 
-#include "core/tree.hpp"
+#include "core/coll/tree.hpp"
 
 using hympi::core::TreeShape;
 using hympi::core::Tree;

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "core/call_board.hpp"
+#include "core/coll/call_board.hpp"
+#include "core/coll/tree_collective.hpp"
 #include "core/memory_order.hpp"
-#include "core/tree_collective.hpp"
 #include "thread_team.hpp"
 
 using namespace hympi;
@@ -24,8 +24,8 @@ namespace {
 
 template <class Orders>
 TreeCollective<Orders> engine(const ThreadTeam& team, int rank, TreeSpec spec, std::size_t buffer_bytes,
-                              std::size_t sliced_min_bytes = TreeCollective<Orders>::kSlicedMinBytes,
-                              std::size_t piece_bytes = TreeCollective<Orders>::kPieceBytes) {
+                              std::size_t sliced_min_bytes = kSlicedMinBytes,
+                              std::size_t piece_bytes = kPieceBytes) {
   WaitConfig wait{WaitPolicy::adaptive, true, 60.0};
   return TreeCollective<Orders>(rank, team.participants(), Tree::build(spec, team.size()),
                                 buffer_bytes, wait, team.ranks(), nullptr, sliced_min_bytes, piece_bytes);
@@ -37,8 +37,8 @@ TreeCollective<Orders> engine(const ThreadTeam& team, int rank, TreeSpec spec, s
 template <class Orders>
 struct BoardNode {
   BoardNode(const ThreadTeam& team, int rank, TreeSpec spec, std::size_t buffer_bytes,
-            std::size_t sliced_min_bytes = TreeCollective<Orders>::kSlicedMinBytes,
-            std::size_t piece_bytes = TreeCollective<Orders>::kPieceBytes)
+            std::size_t sliced_min_bytes = kSlicedMinBytes,
+            std::size_t piece_bytes = kPieceBytes)
       : board(rank, team.participants(), wait, team.ranks(), true),
         coll(rank, team.participants(), Tree::build(spec, team.size()), buffer_bytes, wait, team.ranks(),
              &board, sliced_min_bytes, piece_bytes) {}
@@ -52,8 +52,8 @@ int64_t value(int rank, int call, std::size_t i) { return (rank + 1) * 1000 + ca
 /// `board`: beside a CallBoard (BoardNode), so small calls go flat.
 template <class Orders>
 void mixed_calls(int n, TreeSpec spec, std::size_t buffer_bytes, int calls,
-                 std::size_t sliced_min_bytes = TreeCollective<Orders>::kSlicedMinBytes,
-                 std::size_t piece_bytes = TreeCollective<Orders>::kPieceBytes, bool board = false) {
+                 std::size_t sliced_min_bytes = kSlicedMinBytes,
+                 std::size_t piece_bytes = kPieceBytes, bool board = false) {
   ThreadTeam team(n, buffer_bytes);
   std::vector<std::atomic<int>> phase(n);
   team.run([&](int rank) {
@@ -142,10 +142,10 @@ TEST(TreeCollective, MixedConsecutiveCallsAllSizesAndShapes) {
 TEST(TreeCollective, FlatSmallCallsMixedWithTreeCalls) {
   for (int n : {1, 2, 3, 4, 7, 8, 9})
     for (TreeSpec spec : {TreeSpec{TreeShape::kary, 2}, TreeSpec{TreeShape::binomial, 0}})
-      mixed_calls<TunedOrders>(n, spec, 64 * 1024, test::scaled(2000), TreeCollective<TunedOrders>::kSlicedMinBytes,
-                               TreeCollective<TunedOrders>::kPieceBytes, true);
+      mixed_calls<TunedOrders>(n, spec, 64 * 1024, test::scaled(2000), kSlicedMinBytes,
+                               kPieceBytes, true);
   mixed_calls<SeqCstOrders>(4, TreeSpec{TreeShape::kary, 4}, 4096, test::scaled(1000),
-                            TreeCollective<SeqCstOrders>::kSlicedMinBytes, TreeCollective<SeqCstOrders>::kPieceBytes, true);
+                            kSlicedMinBytes, kPieceBytes, true);
 }
 
 // Flat calls that disagree: allreduce counts that differ within the bound (the flat protocol's
@@ -384,8 +384,8 @@ TEST(TreeCollective, PipelinedAllreduceInPiecesOfOneCacheLine) {
   // goes in 4 pieces of one cache line.
   for (int n : {2, 3, 5, 8})
     for (TreeSpec spec : {TreeSpec{TreeShape::kary, 2}, TreeSpec{TreeShape::binomial, 0}}) {
-      mixed_calls<TunedOrders>(n, spec, 64 * 1024, test::scaled(600), TreeCollective<TunedOrders>::kSlicedMinBytes, 64);
-      mixed_calls<TunedOrders>(n, spec, 256, test::scaled(200), TreeCollective<TunedOrders>::kSlicedMinBytes, 64);
+      mixed_calls<TunedOrders>(n, spec, 64 * 1024, test::scaled(600), kSlicedMinBytes, 64);
+      mixed_calls<TunedOrders>(n, spec, 256, test::scaled(200), kSlicedMinBytes, 64);
     }
 }
 
@@ -399,7 +399,7 @@ TEST(TreeCollective, PipelinedMismatchStopsAtTheFirstPieceAndRecovers) {
     std::vector<std::string> messages(n);
     team.run([&](int rank) {
       auto coll = engine<TunedOrders>(team, rank, TreeSpec{TreeShape::kary, 2}, 64 * 1024,
-                                      TreeCollective<TunedOrders>::kSlicedMinBytes, 64);
+                                      kSlicedMinBytes, 64);
       std::vector<double> in(1000, 1.0), out(1000, -1.0);
       const bool odd = rank == 3;
       try {

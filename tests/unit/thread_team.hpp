@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "core/tree_collective.hpp"
+#include "core/coll/collective_block.hpp"
 
 namespace hympi::test {
 

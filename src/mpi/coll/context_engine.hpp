@@ -56,7 +56,7 @@ struct ContextEngine {
 
   /// The intranode engine, made at the first call (collective over the communicator).
   NodeCollectives& node_collectives();
-  /// Refusing every call since a failure beside a counter barrier (core/call_board.hpp).
+  /// Refusing every call since a failure beside a counter barrier (core/coll/call_board.hpp).
   bool broken() const { return node && node->broken(); }
 
   const Options options;

@@ -3,7 +3,7 @@
 // config structs (WaitConfig, TreeSpec) and knows nothing of hympi::Options.
 #pragma once
 
-#include "core/tree.hpp"
+#include "core/coll/tree.hpp"
 #include "core/wait.hpp"
 #include "hympi/options.hpp"
 #include "hympi/topology.hpp"

@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-#include "core/call_check.hpp"
+#include "core/coll/call_check.hpp"
 #include "mpi/coll/leader_comm.hpp"
 
 namespace hympi::mpi {

@@ -3,7 +3,7 @@
 
 #include <cstring>
 
-#include "core/reduce_ops.hpp"
+#include "core/coll/reduce_ops.hpp"
 #include "mpi/coll/leader_agreement.hpp"
 #include "mpi/support/mpi_check.hpp"
 

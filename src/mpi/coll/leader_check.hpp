@@ -14,7 +14,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "core/call_check.hpp"
+#include "core/coll/call_check.hpp"
 #include "mpi/coll/leader_comm.hpp"
 
 namespace hympi::mpi {

@@ -5,7 +5,7 @@
 #include <new>
 #include <utility>
 
-#include "core/board_barrier.hpp"
+#include "core/coll/board_barrier.hpp"
 #include "core/memory_order.hpp"
 #include "mpi/coll/core_config.hpp"
 #include "mpi/node/domains.hpp"

@@ -7,7 +7,7 @@
 
 #include <memory>
 
-#include "core/tree_collective.hpp"
+#include "core/coll/tree_collective.hpp"
 #include "hympi/options.hpp"
 #include "hympi/topology.hpp"
 #include "mpi/node/shared_arena.hpp"
@@ -27,7 +27,7 @@ class NodeCollectives {
                      int node_root, core::LeaderStep step, const core::Status& own) = 0;
   /// The calls that follow are the Context numbered `number`'s (see context_engine.hpp).
   virtual void set_caller(uint8_t number) = 0;
-  /// Refusing every call (a call failed beside a counter barrier: core/call_board.hpp).
+  /// Refusing every call (a call failed beside a counter barrier: core/coll/call_board.hpp).
   virtual bool broken() const = 0;
 };
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "core/board_barrier.hpp"
+#include "core/coll/board_barrier.hpp"
 
 #include <exception>
 #include <string>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "core/tree.hpp"
+#include "core/coll/tree.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -42,8 +42,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/call_board.hpp"
-#include "core/tree_collective.hpp"
+#include "core/coll/call_board.hpp"
+#include "core/coll/collective_block.hpp"
+#include "core/coll/tree.hpp"
+#include "core/function_ref.hpp"
+#include "core/wait.hpp"
 
 namespace hympi::core {
 

@@ -59,8 +59,9 @@
 #include <string>
 #include <vector>
 
-#include "core/call_check.hpp"
-#include "core/tree_collective.hpp"
+#include "core/coll/call_check.hpp"
+#include "core/coll/collective_block.hpp"
+#include "core/wait.hpp"
 
 namespace hympi::core {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "core/call_board.hpp"
+#include "core/coll/call_board.hpp"
 
 #include <algorithm>
 

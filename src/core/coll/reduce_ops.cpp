@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "core/reduce_ops.hpp"
+#include "core/coll/reduce_ops.hpp"
 
 #include <algorithm>
 #include <cstdint>
