@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Installs hympi into a scratch prefix, then builds tests/fortran/consumer against it twice
-# and runs each on 2 ranks: with find_package(hympi COMPONENTS Fortran), and with the MPI's
+# and runs each on 2 ranks: with find_package(hympi COMPONENTS fortran), and with the MPI's
 # mpifort and `pkg-config --cflags --libs hympi-fortran`.
 include(${CMAKE_CURRENT_LIST_DIR}/../package/install_scratch.cmake)
 

@@ -2,9 +2,9 @@
 # Installs hympi into a scratch prefix, then builds and runs the consumer project with
 # find_package(hympi) twice, as a C++-only and as a C-only project (a C++ and a C program), checks that pkg-config finds hympi.pc, and
 # builds the C program once more with the MPI C compiler and pkg-config's flags alone;
-# WITH_PETSC: the same for the component petsc (consumer_petsc, hympi_petsc.pc), and the
-# plugin that pkg-config names loaded by a program that never heard of hympi; the
-# component mapping when built (mapping_consumer, hympi-mapping.pc).
+# WITH_PETSC: the same for the component petsc (consumer_petsc, hympi-petsc.pc and its old
+# name hympi_petsc.pc), and the plugin that pkg-config names loaded by a program that never
+# heard of hympi; the component mapping when built (mapping_consumer, hympi-mapping.pc).
 include(${CMAKE_CURRENT_LIST_DIR}/install_scratch.cmake)
 foreach(language CXX C)  # a C++-only and a C-only project
   run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build-${language} -DLANGUAGE=${language}
@@ -98,18 +98,28 @@ message("name space: ${checked} symbols of ${count} installed libraries, all hym
 string(STRIP "${consumer_output}" consumer_output)
 message("${consumer_output}; ${consumer_c_output} (find_package and pkg-config), pkg-config ok")
 # The component petsc (built where PETSc is on this MPI): find_package(hympi COMPONENTS
-# petsc) from C, and pkg-config hympi_petsc.
+# petsc) from C, and pkg-config hympi-petsc; its old name hympi_petsc gives the same.
 if(WITH_PETSC)
   run(${MPIEXEC} -n 2 ${WORK_DIR}/build-C/consumer_petsc)
   message("${last_output}")
-  run(pkg-config --cflags --libs hympi_petsc)
-  string(FIND "${last_output}" "-lhympi_petsc" found)
+  run(pkg-config --cflags --libs hympi-petsc)
+  set(petsc_flags "${last_output}")
+  string(FIND "${petsc_flags}" "-lhympi_petsc" found)
   if(found LESS 0)
-    message(FATAL_ERROR "pkg-config hympi_petsc: ${last_output}")
+    message(FATAL_ERROR "pkg-config hympi-petsc: ${petsc_flags}")
   endif()
-  run(pkg-config --define-variable=prefix=${prefix} --variable=plugin hympi_petsc)
+  run(pkg-config --cflags --libs hympi_petsc)
+  if(NOT last_output STREQUAL petsc_flags)
+    message(FATAL_ERROR "pkg-config hympi_petsc (the old name) gives '${last_output}', hympi-petsc '${petsc_flags}'")
+  endif()
+  run(pkg-config --define-variable=prefix=${prefix} --variable=plugin hympi-petsc)
   string(STRIP "${last_output}" plugin)
+  run(pkg-config --define-variable=prefix=${prefix} --variable=plugin hympi_petsc)
+  string(STRIP "${last_output}" old_plugin)
+  if(NOT old_plugin STREQUAL plugin)
+    message(FATAL_ERROR "the plugin of hympi_petsc (the old name) is '${old_plugin}', of hympi-petsc '${plugin}'")
+  endif()
   run(${MPIEXEC} -n 2 ${WORK_DIR}/build-C/plain_petsc -dll_append ${plugin} -sf_type hympi)
   message("${last_output}")
-  message("pkg-config hympi_petsc ok")
+  message("pkg-config hympi-petsc ok")
 endif()
