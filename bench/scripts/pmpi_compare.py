@@ -10,11 +10,14 @@ library's own overhead), and prints per operation and size the median over launc
 neighbourhood calls too) and the settings of pmpi_served.env beside this script (a Context
 from the first call, every size through hympi, to find the bounds) unless set. With --from it launches nothing and tabulates the probe outputs that
 bench/scripts/node_sweep.sh wrote with SWEEP_PMPI or bench/cluster/run.sh's pmpi step
-(probe-npN-{mpi,pmpi,none}-K.txt).
+(probe-npN-{mpi,pmpi,none}-K.txt). With --against OTHER.so the third launch of each round preloads
+that library (an earlier build) instead of HYMPI_PMPI=none, with the same settings, and a last
+column divides the two: what a change to the library costs, launch by launch beside it.
 Standard library only.
 
     bench/scripts/pmpi_compare.py --build build/openmpi [--np 2] [--launches 5] [--iterations 10000]
     bench/scripts/pmpi_compare.py --build build/openmpi --python build/python-openmpi/bin/python
+    bench/scripts/pmpi_compare.py --build build/openmpi --against old/src/pmpi/libhympi_pmpi.so
     bench/scripts/pmpi_compare.py --from SWEEP_DIR --np 16
     bench/scripts/pmpi_compare.py --from bench-results/cluster/4n36 --np 144
 """
@@ -53,6 +56,7 @@ def main():
     parser.add_argument("--np", type=int, default=2)
     parser.add_argument("--launches", type=int, default=5)
     parser.add_argument("--iterations", type=int, default=0, help="calls per size (0: OSU's defaults)")
+    parser.add_argument("--against", help="another libhympi_pmpi.so, launched in place of HYMPI_PMPI=none")
     parser.add_argument("--python", help="time bench/bindings/osu_probe.py (mpi4py) under this interpreter "
                         "instead of hympi-osu-probe, at MPI4PY_RC_THREAD_LEVEL=funneled unless set")
     args = parser.parse_args()
@@ -63,8 +67,11 @@ def main():
         plain, preloaded, none, how, what = measure(args)
     print(f"{how} [env LD_PRELOAD=libhympi_pmpi.so] {what}, {len(plain)} launches of "
           f"each, interleaved; µs, median over launches (lowest-highest); unchanged buffers (OSU's method)\n")
-    print("| operation | bytes | MPI | MPI + libhympi_pmpi | ratio | HYMPI_PMPI=none | ratio |")
-    print("|---|---|---|---|---|---|---|")
+    against = args.against
+    third = f"MPI + {against}" if against else "HYMPI_PMPI=none"
+    print(f"| operation | bytes | MPI | MPI + libhympi_pmpi | ratio | {third} | ratio |"
+          + (" libhympi_pmpi / other |" if against else ""))
+    print("|---|---|---|---|---|---|---|" + ("---|" if against else ""))
     for key in sorted(plain[0], key=lambda k: (k[0] != "barrier", k[0], k[1])):
         if key[0] == "exchange":
             continue  # not intercepted
@@ -76,6 +83,8 @@ def main():
             b = [r[key] for r in runs]
             cells += [f"{statistics.median(b):.3f} ({min(b):.3f}-{max(b):.3f})",
                       f"{statistics.median(b) / statistics.median(a):.2f}"]
+        if against:
+            cells.append(f"{statistics.median(r[key] for r in preloaded) / statistics.median(r[key] for r in none):.2f}")
         print(f"| {key[0]} | {key[1]} | " + " | ".join(cells) + " |")
     return 0
 
@@ -101,11 +110,14 @@ def measure(args):
         os.environ.setdefault("MPI4PY_RC_THREAD_LEVEL", "funneled")
         here = os.path.dirname(os.path.abspath(__file__))
         program = [args.python, os.path.join(here, "..", "bindings", "osu_probe.py")]
-    for k in range(args.launches):  # interleaved: plain, preloaded, none, plain, ...
+    if args.against and not os.path.exists(args.against):
+        sys.exit(f"pmpi_compare: no {args.against}")
+    for k in range(args.launches):  # interleaved: plain, preloaded, none (or the other), plain, ...
         print(f"pmpi_compare: launch {k + 1}/{args.launches}", file=sys.stderr)
         plain.append(probe(mpiexec, args.build, extra, program))
         preloaded.append(probe(mpiexec + preload, args.build, extra, program))
-        none.append(probe(mpiexec + preload + ["HYMPI_PMPI=none"], args.build, extra, program))
+        third = ["env", f"LD_PRELOAD={os.path.abspath(args.against)}"] if args.against else preload + ["HYMPI_PMPI=none"]
+        none.append(probe(mpiexec + third, args.build, extra, program))
     what = "osu_probe.py (mpi4py)" if args.python else "hympi-osu-probe"
     return plain, preloaded, none, " ".join(mpiexec), what
 
