@@ -17,7 +17,7 @@
 //  - Receives: in the first completion call that finds the messages in (Test forms and
 //    MPI_Request_get_status: only then, they stay local). MPI_Wait, MPI_Waitall and
 //    MPI_Request_free wait for them as the blocking MPI_Neighbor_alltoallv does (hympi's
-//    wait, which drives no MPI progress, like every collective the library serves);
+//    wait, which drives MPI's progress once it has spun, as every wait of the library);
 //    MPI_Waitany and MPI_Waitsome poll them beside MPI_Testany / MPI_Testsome of the other
 //    requests, which drives MPI's progress.
 //  - Counts and types are fixed at init (copied there; a derived type duplicated, since the
