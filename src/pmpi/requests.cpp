@@ -7,7 +7,8 @@
 // ones hidden; the Test forms: those whose messages are in), then MPI gets the array: it
 // takes a finished hympi request (inactive to MPI) for complete in MPI_Waitall and
 // MPI_Testall, and the library reports them itself in the other forms. MPI_Startall starts
-// each request in turn, as MPI defines it.
+// each request in turn, as MPI defines it. MPI-4.1's MPI_Request_get_status_all/any/some
+// (where MPI has them) answer as the Test forms but leave every request as it is.
 #include <mpi.h>
 
 #include <vector>
@@ -53,12 +54,15 @@ int finish_arrived(int count, const MPI_Request* requests, int* code) {
   return in_flight;
 }
 
-// Reports the done hympi requests among `requests` (up to `room`): their indices into
-// `indices`, empty statuses into `statuses` (unless MPI_STATUSES_IGNORE); how many.
-int report_done(int count, const MPI_Request* requests, int room, int* indices, MPI_Status* statuses) {
+// The done hympi requests among `requests` (up to `room`): their indices into `indices`,
+// empty statuses into `statuses` (unless MPI_STATUSES_IGNORE); how many. `report`: they
+// are reported (now idle: a completion call); else they stay done (MPI_Request_get_status_*).
+int report_done(int count, const MPI_Request* requests, int room, int* indices, MPI_Status* statuses,
+                bool report = true) {
   int n = 0;
   for (int i = 0; i < count && n < room; ++i)
-    if (PersistentNeighbor* p = find_request(requests[i]); p && p->report()) {
+    if (PersistentNeighbor* p = find_request(requests[i]);
+        p && (report ? p->report() : p->state() == State::done)) {
       indices[n] = i;
       if (statuses != MPI_STATUSES_IGNORE) empty_status(&statuses[n]);
       ++n;
@@ -108,6 +112,38 @@ int wait_some(int count, MPI_Request* requests, int room, int* indices, MPI_Stat
     return n > 0 || mpi != MPI_SUCCESS;
   });
   return n;
+}
+
+// MPI_Testany and MPI_Request_get_status_any (`report`: whether a done hympi request found
+// is completed or stays done): the first done hympi request, else what `mpi_any(index,
+// flag, status)` answers for the others.
+template <typename MpiAny>
+int test_any(int count, const MPI_Request* requests, int* index, int* flag, MPI_Status* status, bool report,
+             MpiAny mpi_any) {
+  int code = MPI_SUCCESS;
+  const int in_flight = finish_arrived(count, requests, &code);
+  if (report_done(count, requests, 1, index, status, report) == 1) {
+    *flag = 1;
+    return code;
+  }
+  const int mpi = mpi_any(index, flag, status);
+  if (in_flight > 0 && *index == MPI_UNDEFINED) *flag = 0;  // MPI saw only inactive requests
+  return first_error(code, mpi);
+}
+
+// MPI_Testsome and MPI_Request_get_status_some likewise: the done hympi requests first, then
+// what `mpi_some(outcount, indices, statuses)` answers for the others.
+template <typename MpiSome>
+int test_some(int count, const MPI_Request* requests, int* outcount, int* indices, MPI_Status* statuses,
+              bool report, MpiSome mpi_some) {
+  int code = MPI_SUCCESS;
+  const int in_flight = finish_arrived(count, requests, &code);
+  const int ours = report_done(count, requests, count, indices, statuses, report);
+  int theirs = 0;
+  const int mpi = mpi_some(&theirs, indices + ours, statuses == MPI_STATUSES_IGNORE ? statuses : statuses + ours);
+  if (theirs == MPI_UNDEFINED) theirs = ours + in_flight > 0 ? 0 : MPI_UNDEFINED;  // MPI saw only inactive requests
+  *outcount = theirs == MPI_UNDEFINED ? theirs : ours + theirs;
+  return first_error(code, mpi);
 }
 
 }  // namespace
@@ -192,28 +228,15 @@ int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuse
 
 int MPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_Status* status) {
   if (hympi::pmpi::straight()) return PMPI_Testany(count, requests, index, flag, status);
-  int code = MPI_SUCCESS;
-  const int in_flight = hympi::pmpi::finish_arrived(count, requests, &code);
-  if (hympi::pmpi::report_done(count, requests, 1, index, status) == 1) {
-    *flag = 1;
-    return code;
-  }
-  const int mpi = PMPI_Testany(count, requests, index, flag, status);
-  if (in_flight > 0 && *index == MPI_UNDEFINED) *flag = 0;  // MPI saw only inactive requests
-  return hympi::pmpi::first_error(code, mpi);
+  return hympi::pmpi::test_any(count, requests, index, flag, status, true, [&](int* i, int* f, MPI_Status* st) {
+    return PMPI_Testany(count, requests, i, f, st);
+  });
 }
 
 int MPI_Testsome(int count, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]) {
   if (hympi::pmpi::straight()) return PMPI_Testsome(count, requests, outcount, indices, statuses);
-  int code = MPI_SUCCESS;
-  const int in_flight = hympi::pmpi::finish_arrived(count, requests, &code);
-  const int ours = hympi::pmpi::report_done(count, requests, count, indices, statuses);
-  int theirs = 0;
-  const int mpi = PMPI_Testsome(count, requests, &theirs, indices + ours,
-                                statuses == MPI_STATUSES_IGNORE ? statuses : statuses + ours);
-  if (theirs == MPI_UNDEFINED) theirs = ours + in_flight > 0 ? 0 : MPI_UNDEFINED;  // MPI saw only inactive requests
-  *outcount = theirs == MPI_UNDEFINED ? theirs : ours + theirs;
-  return hympi::pmpi::first_error(code, mpi);
+  return hympi::pmpi::test_some(count, requests, outcount, indices, statuses, true,
+                                [&](int* n, int* at, MPI_Status* st) { return PMPI_Testsome(count, requests, n, at, st); });
 }
 
 int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
@@ -226,6 +249,35 @@ int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
   *flag = 1;
   return code;
 }
+
+#ifdef HYMPI_PMPI_STATUS_ARRAYS
+// MPI-4.1's status calls on arrays: as MPI_Testall / MPI_Testany / MPI_Testsome, but no
+// request is completed (a done hympi request stays done, MPI's stay active).
+
+int MPI_Request_get_status_all(int count, const MPI_Request requests[], int* flag, MPI_Status statuses[]) {
+  if (hympi::pmpi::straight()) return PMPI_Request_get_status_all(count, requests, flag, statuses);
+  int code = MPI_SUCCESS;
+  if (hympi::pmpi::finish_arrived(count, requests, &code) > 0)  // MPI would take them for inactive
+    return hympi::pmpi::not_complete(flag, code);
+  return hympi::pmpi::first_error(code, PMPI_Request_get_status_all(count, requests, flag, statuses));
+}
+
+int MPI_Request_get_status_any(int count, const MPI_Request requests[], int* index, int* flag,
+                               MPI_Status* status) {
+  if (hympi::pmpi::straight()) return PMPI_Request_get_status_any(count, requests, index, flag, status);
+  return hympi::pmpi::test_any(count, requests, index, flag, status, false, [&](int* i, int* f, MPI_Status* st) {
+    return PMPI_Request_get_status_any(count, requests, i, f, st);
+  });
+}
+
+int MPI_Request_get_status_some(int count, const MPI_Request requests[], int* outcount, int indices[],
+                                MPI_Status statuses[]) {
+  if (hympi::pmpi::straight()) return PMPI_Request_get_status_some(count, requests, outcount, indices, statuses);
+  return hympi::pmpi::test_some(count, requests, outcount, indices, statuses, false, [&](int* n, int* at, MPI_Status* st) {
+    return PMPI_Request_get_status_some(count, requests, n, at, st);
+  });
+}
+#endif
 
 int MPI_Request_free(MPI_Request* request) {
   if (hympi::pmpi::straight()) return PMPI_Request_free(request);

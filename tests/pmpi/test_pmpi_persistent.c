@@ -10,7 +10,9 @@
 //       point-to-point requests of a ring in the same arrays (MPI_Start + MPI_Wait,
 //       MPI_Startall + MPI_Waitall, MPI_Test loops, MPI_Waitany and MPI_Waitsome until all
 //       are done, MPI_Testall and MPI_Request_get_status loops, both requests in flight
-//       together and completed in reverse); every seventh call the requests are freed and
+//       together and completed in reverse; with MPI-4.1, MPI_Request_get_status_all, _any
+//       and _some loops, each request's data compared as soon as the call says it is
+//       complete, before MPI_Wait completes it); every seventh call the requests are freed and
 //       made again with other counts (the freed exchanges are released at the next init),
 //       every other generation in the large-count form (MPI_Neighbor_alltoallv_init_c)
 //   test_pmpi_persistent twice     under MPI_ERRORS_RETURN, rank 1 starts its request again
@@ -29,7 +31,13 @@
 #include "check.h"
 #include "neighbors.h"
 
-enum { kComms = 5, kWays = 7, kSlots = 512 };
+#if MPI_VERSION > 4 || (MPI_VERSION == 4 && MPI_SUBVERSION >= 1)
+#define STATUS_ARRAYS 1  // MPI-4.1's MPI_Request_get_status_all/any/some: three ways more
+enum { kWays = 10 };
+#else
+enum { kWays = 7 };
+#endif
+enum { kComms = 5, kSlots = 512 };
 // Requests that are MPI's own (a neighbour repeated or this rank itself, on some rank: the
 // graph with a self loop, grids with a periodic dimension of size 1 or 2): MPICH 4.0 and
 // 5.0 fail MPI_Testall, MPI_Waitany and MPI_Waitsome on persistent collective requests
@@ -61,6 +69,7 @@ typedef struct {
   MPI_Datatype decoy;  // made after that free, so that it may take the freed handle
   MPI_Datatype kept;   // or, for a request left to MPI, the copy kept until the request's free
   double send[kSlots], got[2 * kSlots], want[2 * kSlots];
+  double early[2 * kSlots];  // got, when an MPI_Request_get_status_* call found it complete
   MPI_Request mine;  // through the library
 } Exchange;
 
@@ -162,6 +171,17 @@ static void check_ring(const Ring* ring, int it) {
   CHECK(ring->in == left * 1000.0 + it, "call %d: the ring's message is %g, not %g", it, ring->in, left * 1000.0 + it);
 }
 
+#ifdef STATUS_ARRAYS
+// Request `i` of call()'s array, found complete by an MPI_Request_get_status_* call: its
+// data must be in already (a request of `pair` keeps what it received then, compared once
+// all are complete: the ranks find them in different orders, and the reference is a
+// collective), then MPI_Wait completes it.
+static void settle(MPI_Request all[4], int i, Exchange pair[2]) {
+  if (i == 1 || i == 2) memcpy(pair[i - 1].early, pair[i - 1].got, sizeof pair[i - 1].got);
+  CHECK(MPI_Wait(&all[i], MPI_STATUS_IGNORE) == MPI_SUCCESS, "MPI_Wait after MPI_Request_get_status_*");
+}
+#endif
+
 // One call of both requests of a communicator, completed in one of kWays ways.
 static void call(Exchange pair[2], Ring* ring, int it, int way, const char* what) {
   for (int r = 0; r < 2; ++r) prepare(&pair[r], it);
@@ -208,6 +228,37 @@ static void call(Exchange pair[2], Ring* ring, int it, int way, const char* what
       MPI_Startall(4, all);
       for (flag = 0; !flag;) CHECK(MPI_Testall(4, all, &flag, statuses) == MPI_SUCCESS, "MPI_Testall");
       break;
+#ifdef STATUS_ARRAYS
+    case 7:
+      MPI_Startall(4, all);
+      for (flag = 0; !flag;)
+        CHECK(MPI_Request_get_status_all(4, all, &flag, statuses) == MPI_SUCCESS, "MPI_Request_get_status_all");
+      for (int r = 0; r < 4; ++r) settle(all, r, pair);
+      break;
+    case 8:
+      MPI_Startall(4, all);
+      for (;;) {  // until only inactive requests are left: flag with MPI_UNDEFINED
+        CHECK(MPI_Request_get_status_any(4, all, &index, &flag, statuses) == MPI_SUCCESS,
+              "MPI_Request_get_status_any");
+        if (!flag) continue;
+        if (index == MPI_UNDEFINED) break;
+        settle(all, index, pair);
+        ++done;
+      }
+      CHECK(done == 4, "MPI_Request_get_status_any found %d of 4 requests complete", done);
+      break;
+    case 9:
+      MPI_Startall(4, all);
+      for (;;) {
+        CHECK(MPI_Request_get_status_some(4, all, &outcount, indices, statuses) == MPI_SUCCESS,
+              "MPI_Request_get_status_some");
+        if (outcount == MPI_UNDEFINED) break;
+        for (int k = 0; k < outcount; ++k) settle(all, indices[k], pair);
+        done += outcount;
+      }
+      CHECK(done == 4, "MPI_Request_get_status_some found %d of 4 requests complete", done);
+      break;
+#endif
     default:  // both in flight, completed in reverse, one polled first
       MPI_Start(&pair[0].mine);
       MPI_Start(&pair[1].mine);
@@ -221,6 +272,8 @@ static void call(Exchange pair[2], Ring* ring, int it, int way, const char* what
   }
   for (int r = 0; r < 2; ++r) {  // the data first: the check after it would finish the call
     compare(&pair[r], it, way, what);
+    CHECK(way < 7 || memcmp(pair[r].early, pair[r].got, sizeof pair[r].got) == 0,
+          "%s call %d: complete to MPI_Request_get_status_* (way %d) before its data was in", what, it, way);
     int still = 1;
     MPI_Request_get_status(pair[r].mine, &still, MPI_STATUS_IGNORE);
     CHECK(still, "%s call %d: the request is still in flight after its completion", what, it);
