@@ -7,8 +7,8 @@
 # <out>/src holds the sources (fetched once with apt-get from the Debian archives this
 # machine's apt is set up with, as source archives: no root needed), <out>/<tree> the
 # configured suite; the arguments name what to build: whole
-# directories (coll, comm, ...) or single tests (coll/allred); default: coll comm topo init
-# pt2pt attr rma. The suite's sources are MPICH's (BSD-style licence); none is kept in this
+# directories (coll, comm, f77/coll, ...) or single tests (coll/allred); default: coll comm
+# topo init pt2pt attr rma. The suite's sources are MPICH's (BSD-style licence); none is kept in this
 # repository. Exit 2 when the sources cannot be had (no network to Debian's archive).
 set -euo pipefail
 tree=${1:?usage: build.sh <openmpi|mpich> <out> [dir | dir/test ...]}
@@ -74,11 +74,10 @@ make -C "$build/dtpools" -j"$jobs" CPPFLAGS="$cppflags" >>"$build/make.out" 2>&1
 # Tests that call what this MPI lacks (MPI-4's persistent collectives in Open MPI 4.1) do
 # not build (-k): run.py runs the ones that did.
 for target in "${targets[@]}"; do
-  dir=${target%%/*}
-  if [ "$dir" = "$target" ]; then
-    make -C "$build/$dir" -k -j"$jobs" CPPFLAGS="$cppflags" >>"$build/make.out" 2>&1 || true
-  else
-    make -C "$build/$dir" -k CPPFLAGS="$cppflags" "${target#*/}" >>"$build/make.out" 2>&1 || true
+  if [ -d "$build/$target" ]; then  # a folder (coll, f77/coll, ...)
+    make -C "$build/$target" -k -j"$jobs" CPPFLAGS="$cppflags" >>"$build/make.out" 2>&1 || true
+  else                              # a test in its folder (coll/allred, f90/coll/allredint8f90)
+    make -C "$build/${target%/*}" -k CPPFLAGS="$cppflags" "${target##*/}" >>"$build/make.out" 2>&1 || true
   fi
 done
 echo "mpich-suite: $build"
