@@ -47,6 +47,7 @@ extern "C" {
 #endif
 
 #include "hympi/version.h" /* HYMPI_VERSION_MAJOR, _MINOR, _PATCH, _STRING, HYMPI_VERSION_GE() */
+#include "hympi/names.h"   /* the enumerations' names and values, the options' fields */
 
 /* --- errors ------------------------------------------------------------------------- */
 enum {
@@ -79,27 +80,16 @@ void hympi_default_message_handler(const char* message, void* user_data);
  * programs whose own messages should go where hympi's go. */
 void hympi_emit_message(const char* message);
 
-/* --- enums (values match the C++ enums) ---------------------------------------------- */
-typedef enum { HYMPI_FLOAT64 = 0, HYMPI_FLOAT32 = 1, HYMPI_INT32 = 2, HYMPI_INT64 = 3 } hympi_datatype;
-typedef enum { HYMPI_SUM = 0, HYMPI_PROD = 1, HYMPI_MIN = 2, HYMPI_MAX = 3 } hympi_op;
-typedef enum {
-  HYMPI_STRATEGY_SHM = 0, HYMPI_STRATEGY_SHM_DIRECT = 1, HYMPI_STRATEGY_FLAT_MPI = 2,
-  HYMPI_STRATEGY_NEIGHBOR = 3, HYMPI_STRATEGY_RMA_FENCE = 4, HYMPI_STRATEGY_RMA_PSCW = 5,
-  HYMPI_STRATEGY_RMA_LOCK = 6, HYMPI_STRATEGY_RMA_LOCK_TARGET = 7, HYMPI_STRATEGY_AGGREGATED = 8,
-  HYMPI_STRATEGY_AGGREGATED_ODM = 9, HYMPI_STRATEGY_AUTOMATIC = 10
-} hympi_strategy;
-typedef enum { HYMPI_MODE_VECTORS = 0, HYMPI_MODE_BUFFERS = 1 } hympi_halo_mode;
-typedef enum {
-  HYMPI_STENCIL_STAR5 = 0, HYMPI_STENCIL_BOX9 = 1, HYMPI_STENCIL_STAR7 = 2, HYMPI_STENCIL_STAR19 = 3,
-  HYMPI_STENCIL_BOX27 = 4
-} hympi_stencil;
-typedef enum { HYMPI_WAIT_ADAPTIVE = 0, HYMPI_WAIT_SPIN = 1, HYMPI_WAIT_YIELD = 2, HYMPI_WAIT_SLEEP = 3 } hympi_wait;
-typedef enum { HYMPI_TREE_KARY = 0, HYMPI_TREE_BINOMIAL = 1 } hympi_tree;
-typedef enum {
-  HYMPI_BARRIER_COMBINING = 0, HYMPI_BARRIER_COUNTER_TREE = 1, HYMPI_BARRIER_COUNTER_FLAT = 2,
-  HYMPI_BARRIER_DISSEMINATION = 3
-} hympi_barrier_algorithm;
-typedef enum { HYMPI_ORDERS_TUNED = 0, HYMPI_ORDERS_SEQ_CST = 1 } hympi_orders;
+/* --- enums (their names and values: hympi/names.h, shared with C++, Fortran and Python) -- */
+typedef enum { HYMPI_DATATYPES(HYMPI_C_ENUMERATOR) } hympi_datatype;
+typedef enum { HYMPI_OPS(HYMPI_C_ENUMERATOR) } hympi_op;
+typedef enum { HYMPI_STRATEGIES(HYMPI_C_ENUMERATOR) } hympi_strategy;
+typedef enum { HYMPI_HALO_MODES(HYMPI_C_ENUMERATOR) } hympi_halo_mode;
+typedef enum { HYMPI_STENCILS(HYMPI_C_ENUMERATOR) } hympi_stencil;
+typedef enum { HYMPI_WAIT_POLICIES(HYMPI_C_ENUMERATOR) } hympi_wait;
+typedef enum { HYMPI_TREE_SHAPES(HYMPI_C_ENUMERATOR) } hympi_tree;
+typedef enum { HYMPI_BARRIER_ALGORITHMS(HYMPI_C_ENUMERATOR) } hympi_barrier_algorithm;
+typedef enum { HYMPI_MEMORY_ORDERS(HYMPI_C_ENUMERATOR) } hympi_orders;
 
 /* Names as the C++ API and HYMPI_* variables spell them ("shm", "star19", ...); an unknown
  * value gives "unknown", an unknown name HYMPI_ERR_ARGUMENT listing the valid ones. */
@@ -111,18 +101,10 @@ const char* hympi_datatype_name(hympi_datatype type);
 const char* hympi_op_name(hympi_op op);
 
 /* --- options (hympi::Options; docs/settings.md) -------------------------------------- */
+/* Its fields, their types and variables: HYMPI_OPTIONS in hympi/names.h. An enumeration's
+ * field holds its value as an int (hympi_wait, ...), a flag 0 or 1. */
 typedef struct hympi_options {
-  int node_size;        /* HYMPI_NODE_SIZE: emulated nodes of this many ranks; 0: real nodes */
-  int wait;             /* hympi_wait, HYMPI_WAIT */
-  double timeout_s;     /* HYMPI_TIMEOUT: watchdog seconds; 0 disables it */
-  int tree;             /* hympi_tree, HYMPI_TREE */
-  int tree_arity;       /* K of HYMPI_TREE=kary:K */
-  int topology_aware;   /* HYMPI_TOPO_AWARE, 0 or 1 */
-  int barrier;          /* hympi_barrier_algorithm, HYMPI_BARRIER */
-  int orders;           /* hympi_orders, HYMPI_ORDERS */
-  size_t collective_buffer_bytes; /* HYMPI_COLL_BUFFER */
-  int verify;           /* HYMPI_VERIFY, 0 or 1 */
-  size_t single_copy_bytes; /* HYMPI_SINGLE_COPY: smallest message read with one copy; 0: never */
+  HYMPI_OPTIONS(HYMPI_C_OPTION_FIELD)
 } hympi_options;
 /* The built-in defaults. */
 int hympi_options_default(hympi_options* options);
@@ -308,7 +290,7 @@ typedef struct hympi_node_shared_s* hympi_node_shared;
 
 /* Who writes in a refresh (hympi::Writers): the node's leader all of it, or node rank k of
  * K the elements [k*count/K, (k+1)*count/K). */
-typedef enum { HYMPI_WRITERS_LEADER = 0, HYMPI_WRITERS_SLICES = 1 } hympi_writers;
+typedef enum { HYMPI_WRITERS(HYMPI_C_ENUMERATOR) } hympi_writers;
 
 /* Collective (hympi::NodeShared, include/hympi/node_shared.hpp): `count` zeroed elements
  * of `type`, one copy per node in shared memory; the same count and type on every rank. */

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "hympi/names.h"
 #include "hympi/types.hpp"
 
 namespace hympi {
@@ -18,7 +19,7 @@ namespace hympi {
 /// The neighbours a stencil reads: star5 / box9 in 2D (the anisotropic 2D Laplace is
 /// box9), star7 / star19 / box27 in 3D (star19: faces and edges, MASHM's anisotropic
 /// Laplace).
-enum class Stencil : uint8_t { star5, box9, star7, star19, box27 };
+enum class Stencil : uint8_t { HYMPI_STENCILS(HYMPI_CXX_ENUMERATOR) };
 
 const char* name_of(Stencil stencil);
 /// "star5", "box9", "star7", "star19", "box27", or the point counts "5", "9", "7", "19",

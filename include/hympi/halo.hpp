@@ -71,14 +71,14 @@
 #include <vector>
 
 #include "hympi/context.hpp"
+#include "hympi/names.h"
 #include "hympi/types.hpp"
 
 namespace hympi {
 
-enum class Strategy : uint8_t {
-  shm, shm_direct, flat_mpi, neighbor, rma_fence, rma_pscw, rma_lock, rma_lock_target, aggregated, aggregated_odm,
-  automatic
-};
+/// Ghost-update strategies: shm, shm_direct, flat_mpi, ... (their list: HYMPI_STRATEGIES in
+/// hympi/names.h).
+enum class Strategy : uint8_t { HYMPI_STRATEGIES(HYMPI_CXX_ENUMERATOR) };
 
 const char* name_of(Strategy strategy);
 /// "shm", "flat_mpi", ...; throws hympi::Error listing the valid names.
@@ -178,7 +178,7 @@ struct HaloStats {
 
 /// Where a Halo's data comes from: the vectors passed to begin/end (it packs and unpacks),
 /// or, zero-copy, its own message buffers, which the code writes and reads itself.
-enum class HaloMode : uint8_t { vectors, buffers };
+enum class HaloMode : uint8_t { HYMPI_HALO_MODES(HYMPI_CXX_ENUMERATOR) };
 
 /// One candidate timed by Strategy::automatic: seconds per update (slowest rank).
 struct HaloTrial {

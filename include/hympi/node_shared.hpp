@@ -53,11 +53,12 @@
 #include <utility>
 
 #include "hympi/context.hpp"
+#include "hympi/names.h"
 
 namespace hympi {
 
 /// Who writes in a NodeShared refresh: the node's leader everything, or every rank a slice.
-enum class Writers : uint8_t { leader, slices };
+enum class Writers : uint8_t { HYMPI_WRITERS(HYMPI_CXX_ENUMERATOR) };
 
 namespace detail {
 

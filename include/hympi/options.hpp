@@ -6,26 +6,24 @@
 #include <cstddef>
 #include <string>
 
+#include "hympi/names.h"
+
 namespace hympi {
 
-/// How a rank waits for a peer (HYMPI_WAIT). See src/core/wait.hpp.
-enum class WaitPolicy { adaptive, spin, yield, sleep };
+/// How a rank waits for a peer (HYMPI_WAIT): adaptive, spin, yield, sleep. See
+/// src/core/wait.hpp.
+enum class WaitPolicy { HYMPI_WAIT_POLICIES(HYMPI_CXX_ENUMERATOR) };
 
 /// Shape of the intranode tree (HYMPI_TREE=kary:K | binomial).
-enum class TreeShape { kary, binomial };
+enum class TreeShape { HYMPI_TREE_SHAPES(HYMPI_CXX_ENUMERATOR) };
 
-/// Barrier algorithm inside a node (HYMPI_BARRIER).
-enum class BarrierAlgorithm {
-  combining,     // tree of arrival words carrying each call's descriptor, tree release
-  counter_tree,  // one arrival counter at the leader, tree release (Quaranta & Maddegedara
-                 // (2021), Algorithm 2)
-  counter_flat,  // one arrival counter, the leader releases everyone (their Algorithm 1)
-  dissemination, // log2(n) rounds of pairwise flags (Hensgen, Finkel & Manber (1988)); default
-};
+/// Barrier algorithm inside a node (HYMPI_BARRIER): combining, counter_tree, counter_flat,
+/// dissemination (each described at HYMPI_BARRIER_ALGORITHMS in hympi/names.h).
+enum class BarrierAlgorithm { HYMPI_BARRIER_ALGORITHMS(HYMPI_CXX_ENUMERATOR) };
 
 /// Memory orders of the protocols (HYMPI_ORDERS=tuned|seq_cst): seq_cst is the ablation
 /// baseline of Quaranta & Maddegedara (2021), Section 4.4, kept for benchmarks.
-enum class MemoryOrders { tuned, seq_cst };
+enum class MemoryOrders { HYMPI_MEMORY_ORDERS(HYMPI_CXX_ENUMERATOR) };
 
 struct Options {
   /// Emulated nodes (HYMPI_NODE_SIZE): split each shared-memory node into groups of this

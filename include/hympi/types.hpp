@@ -8,13 +8,15 @@
 #include <string>
 #include <type_traits>
 
+#include "hympi/names.h"
+
 namespace hympi {
 
 /// Element types of collectives and ghost updates.
-enum class Datatype : uint8_t { float64, float32, int32, int64 };
+enum class Datatype : uint8_t { HYMPI_DATATYPES(HYMPI_CXX_ENUMERATOR) };
 
 /// Reduction operations (MPI_SUM, MPI_PROD, MPI_MIN, MPI_MAX).
-enum class Op : uint8_t { sum, prod, min, max };
+enum class Op : uint8_t { HYMPI_OPS(HYMPI_CXX_ENUMERATOR) };
 
 constexpr std::size_t size_of(Datatype type) {
   switch (type) {

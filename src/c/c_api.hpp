@@ -2,8 +2,8 @@
 // What the files of the C API (include/hympi.h) share: the handle types, which own the
 // C++ objects, and the helpers every function runs through: guard() (no exception crosses
 // the API; each becomes an error code and the thread's last message), require() (NULL
-// handles and pointers), checked_range() (enum values and flags coming from C) and
-// free_handle().
+// handles and pointers), checked_range() and checked_enum() (numbers, flags and enum values
+// coming from C) and free_handle().
 //
 // Invariant: an argument error (ArgumentError, HYMPI_ERR_ARGUMENT) of a local call, or of a
 // collective one whose handle gives no communicator, is thrown before any communication,
@@ -97,6 +97,19 @@ T* require_array(T* pointer, std::size_t count, const char* argument) {
 /// `value` if it lies in lo .. hi, else ArgumentError naming `argument` and the valid
 /// range (`valid` says what the values are, e.g. "HYMPI_SUM .. HYMPI_MAX").
 int64_t checked_range(int64_t value, int64_t lo, int64_t hi, const char* argument, const char* valid);
+
+/// An enumeration's C constants as text, in order, from its list in hympi/names.h:
+///   constexpr const char* kOps[] = {HYMPI_OPS(HYMPI_C_CONSTANT)};
+#define HYMPI_C_CONSTANT(name, constant, value) #constant,
+
+/// `value` as E if it is one of `constants` (whose values are 0 .. N-1, as in every list of
+/// hympi/names.h), else ArgumentError naming `argument` and the valid range.
+template <class E, std::size_t N>
+E checked_enum(int64_t value, const char* const (&constants)[N], const char* argument) {
+  if (value < 0 || value >= int64_t(N))
+    checked_range(value, 0, int64_t(N) - 1, argument, (std::string(constants[0]) + " .. " + constants[N - 1]).c_str());
+  return E(value);
+}
 
 /// The int a C caller passed as an enumeration argument. C may pass any int there, and in
 /// C++ reading a value outside the enumerators' range as the enumeration type is undefined

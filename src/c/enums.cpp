@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The C enumerations: their values checked and mapped to the C++ enumerations (the same
-// values, asserted below), and their names (those of the C++ API and HYMPI_* variables).
+// The C enumerations: their values checked and mapped to the C++ enumerations (both made
+// from the same lists of hympi/names.h, so their values agree), and their names (those of
+// the C++ API and HYMPI_* variables).
+#include <iterator>
 #include <string>
 
 #include "c/c_api.hpp"
@@ -8,30 +10,18 @@
 namespace hympi::c {
 namespace {
 
-static_assert(HYMPI_FLOAT64 == int(Datatype::float64) && HYMPI_FLOAT32 == int(Datatype::float32) &&
-              HYMPI_INT32 == int(Datatype::int32) && HYMPI_INT64 == int(Datatype::int64));
-static_assert(HYMPI_SUM == int(Op::sum) && HYMPI_PROD == int(Op::prod) && HYMPI_MIN == int(Op::min) &&
-              HYMPI_MAX == int(Op::max));
-static_assert(HYMPI_STRATEGY_SHM == int(Strategy::shm) && HYMPI_STRATEGY_SHM_DIRECT == int(Strategy::shm_direct) &&
-              HYMPI_STRATEGY_FLAT_MPI == int(Strategy::flat_mpi) && HYMPI_STRATEGY_NEIGHBOR == int(Strategy::neighbor) &&
-              HYMPI_STRATEGY_RMA_FENCE == int(Strategy::rma_fence) &&
-              HYMPI_STRATEGY_RMA_PSCW == int(Strategy::rma_pscw) &&
-              HYMPI_STRATEGY_RMA_LOCK == int(Strategy::rma_lock) &&
-              HYMPI_STRATEGY_RMA_LOCK_TARGET == int(Strategy::rma_lock_target) &&
-              HYMPI_STRATEGY_AGGREGATED == int(Strategy::aggregated) &&
-              HYMPI_STRATEGY_AGGREGATED_ODM == int(Strategy::aggregated_odm) &&
-              HYMPI_STRATEGY_AUTOMATIC == int(Strategy::automatic));
-static_assert(HYMPI_MODE_VECTORS == int(HaloMode::vectors) && HYMPI_MODE_BUFFERS == int(HaloMode::buffers));
-static_assert(HYMPI_STENCIL_STAR5 == int(Stencil::star5) && HYMPI_STENCIL_BOX9 == int(Stencil::box9) &&
-              HYMPI_STENCIL_STAR7 == int(Stencil::star7) && HYMPI_STENCIL_STAR19 == int(Stencil::star19) &&
-              HYMPI_STENCIL_BOX27 == int(Stencil::box27));
+constexpr const char* kDatatypes[] = {HYMPI_DATATYPES(HYMPI_C_CONSTANT)};
+constexpr const char* kOps[] = {HYMPI_OPS(HYMPI_C_CONSTANT)};
+constexpr const char* kStrategies[] = {HYMPI_STRATEGIES(HYMPI_C_CONSTANT)};
+constexpr const char* kStencils[] = {HYMPI_STENCILS(HYMPI_C_CONSTANT)};
+constexpr const char* kModes[] = {HYMPI_HALO_MODES(HYMPI_C_CONSTANT)};
 
-/// The C++ name of C enumeration argument `value` (one of `count` values 0 .. count-1), or
-/// "unknown".
-template <class E, class CEnum>
-const char* name_if_valid(const CEnum& value, int count) {
+/// The C++ name of C enumeration argument `value` (one of the values 0 .. std::size(constants)
+/// - 1), or "unknown".
+template <class E, class CEnum, std::size_t N>
+const char* name_if_valid(const CEnum& value, const char* const (&)[N]) {
   const int v = raw(value);
-  return v >= 0 && v < count ? name_of(E(v)) : "unknown";
+  return v >= 0 && v < int(N) ? name_of(E(v)) : "unknown";
 }
 
 /// The value named `name` (by `parse`, the C++ API's parser) as a C enumeration value; an
@@ -52,30 +42,25 @@ int64_t checked_range(int64_t value, int64_t lo, int64_t hi, const char* argumen
 }
 
 Datatype to_datatype(const hympi_datatype& type, const char* argument) {
-  return Datatype(checked_range(raw(type), HYMPI_FLOAT64, HYMPI_INT64, argument, "HYMPI_FLOAT64 .. HYMPI_INT64"));
+  return checked_enum<Datatype>(raw(type), kDatatypes, argument);
 }
-Op to_op(const hympi_op& op, const char* argument) {
-  return Op(checked_range(raw(op), HYMPI_SUM, HYMPI_MAX, argument, "HYMPI_SUM .. HYMPI_MAX"));
-}
+Op to_op(const hympi_op& op, const char* argument) { return checked_enum<Op>(raw(op), kOps, argument); }
 Datatype as_datatype(const hympi_datatype& type) {
   const int64_t v = raw(type);
-  return Datatype(v >= HYMPI_FLOAT64 && v <= HYMPI_INT64 ? v : 255);
+  return Datatype(v >= 0 && v < int64_t(std::size(kDatatypes)) ? v : 255);
 }
 Op as_op(const hympi_op& op) {
   const int64_t v = raw(op);
-  return Op(v >= HYMPI_SUM && v <= HYMPI_MAX ? v : 255);
+  return Op(v >= 0 && v < int64_t(std::size(kOps)) ? v : 255);
 }
 Strategy to_strategy(const hympi_strategy& strategy, const char* argument) {
-  return Strategy(checked_range(raw(strategy), HYMPI_STRATEGY_SHM, HYMPI_STRATEGY_AUTOMATIC, argument,
-                                "HYMPI_STRATEGY_SHM .. HYMPI_STRATEGY_AUTOMATIC"));
+  return checked_enum<Strategy>(raw(strategy), kStrategies, argument);
 }
 Stencil to_stencil(const hympi_stencil& stencil, const char* argument) {
-  return Stencil(checked_range(raw(stencil), HYMPI_STENCIL_STAR5, HYMPI_STENCIL_BOX27, argument,
-                               "HYMPI_STENCIL_STAR5 .. HYMPI_STENCIL_BOX27"));
+  return checked_enum<Stencil>(raw(stencil), kStencils, argument);
 }
 HaloMode to_mode(const hympi_halo_mode& mode, const char* argument) {
-  return HaloMode(checked_range(raw(mode), HYMPI_MODE_VECTORS, HYMPI_MODE_BUFFERS, argument,
-                                "HYMPI_MODE_VECTORS .. HYMPI_MODE_BUFFERS"));
+  return checked_enum<HaloMode>(raw(mode), kModes, argument);
 }
 
 }  // namespace hympi::c
@@ -85,13 +70,15 @@ using hympi::c::name_if_valid;
 extern "C" {
 
 const char* hympi_strategy_name(hympi_strategy strategy) {
-  return name_if_valid<hympi::Strategy>(strategy, HYMPI_STRATEGY_AUTOMATIC + 1);
+  return name_if_valid<hympi::Strategy>(strategy, hympi::c::kStrategies);
 }
 const char* hympi_stencil_name(hympi_stencil stencil) {
-  return name_if_valid<hympi::Stencil>(stencil, HYMPI_STENCIL_BOX27 + 1);
+  return name_if_valid<hympi::Stencil>(stencil, hympi::c::kStencils);
 }
-const char* hympi_datatype_name(hympi_datatype type) { return name_if_valid<hympi::Datatype>(type, HYMPI_INT64 + 1); }
-const char* hympi_op_name(hympi_op op) { return name_if_valid<hympi::Op>(op, HYMPI_MAX + 1); }
+const char* hympi_datatype_name(hympi_datatype type) {
+  return name_if_valid<hympi::Datatype>(type, hympi::c::kDatatypes);
+}
+const char* hympi_op_name(hympi_op op) { return name_if_valid<hympi::Op>(op, hympi::c::kOps); }
 
 int hympi_strategy_from_name(const char* name, hympi_strategy* strategy) {
   return hympi::c::guard(__func__, [&] { hympi::c::parse_name(name, strategy, &hympi::strategy_from_name); });

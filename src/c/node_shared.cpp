@@ -20,13 +20,11 @@ namespace {
 
 hympi_node_shared_s& table_of(hympi_node_shared table) { return require(table, "table"); }
 
-hympi::Writers to_writers(const hympi_writers& writers) {
-  return hympi::Writers(hympi::c::checked_range(hympi::c::raw(writers), HYMPI_WRITERS_LEADER, HYMPI_WRITERS_SLICES,
-                                                "writers", "HYMPI_WRITERS_LEADER .. HYMPI_WRITERS_SLICES"));
-}
+constexpr const char* kWriters[] = {HYMPI_WRITERS(HYMPI_C_CONSTANT)};
 
-static_assert(HYMPI_WRITERS_LEADER == int(hympi::Writers::leader) &&
-              HYMPI_WRITERS_SLICES == int(hympi::Writers::slices));
+hympi::Writers to_writers(const hympi_writers& writers) {
+  return hympi::c::checked_enum<hympi::Writers>(hympi::c::raw(writers), kWriters, "writers");
+}
 
 }  // namespace
 

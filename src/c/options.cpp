@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // hympi_options (include/hympi.h) <-> hympi::Options: every field coming from C checked
 // (an out-of-range value is an argument error naming the field), and the options functions.
+// The fields: HYMPI_OPTIONS in hympi/names.h.
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -8,25 +9,28 @@
 #include "c/c_api.hpp"
 
 namespace hympi::c {
+namespace {
+
+constexpr const char* kWaitPolicies[] = {HYMPI_WAIT_POLICIES(HYMPI_C_CONSTANT)};
+constexpr const char* kTreeShapes[] = {HYMPI_TREE_SHAPES(HYMPI_C_CONSTANT)};
+constexpr const char* kBarriers[] = {HYMPI_BARRIER_ALGORITHMS(HYMPI_C_CONSTANT)};
+constexpr const char* kOrders[] = {HYMPI_MEMORY_ORDERS(HYMPI_C_CONSTANT)};
+
+}  // namespace
 
 Options to_options(const hympi_options& o) {
   Options options;
   options.node_size = int(checked_range(o.node_size, 0, INT32_MAX, "options->node_size", "0: real nodes"));
-  options.wait = WaitPolicy(checked_range(o.wait, HYMPI_WAIT_ADAPTIVE, HYMPI_WAIT_SLEEP, "options->wait",
-                                          "HYMPI_WAIT_ADAPTIVE .. HYMPI_WAIT_SLEEP"));
+  options.wait = checked_enum<WaitPolicy>(o.wait, kWaitPolicies, "options->wait");
   if (!(o.timeout_s >= 0))  // also NaN
     throw ArgumentError("argument 'options->timeout_s' is " + std::to_string(o.timeout_s) +
                         "; valid: seconds >= 0 (0 disables the watchdog)");
   options.timeout_s = o.timeout_s;
-  options.tree = TreeShape(checked_range(o.tree, HYMPI_TREE_KARY, HYMPI_TREE_BINOMIAL, "options->tree",
-                                         "HYMPI_TREE_KARY .. HYMPI_TREE_BINOMIAL"));
+  options.tree = checked_enum<TreeShape>(o.tree, kTreeShapes, "options->tree");
   options.tree_arity = int(checked_range(o.tree_arity, 1, 16, "options->tree_arity", "the K of HYMPI_TREE=kary:K"));
   options.topology_aware = checked_range(o.topology_aware, 0, 1, "options->topology_aware", "0 or 1") != 0;
-  options.barrier = BarrierAlgorithm(checked_range(o.barrier, HYMPI_BARRIER_COMBINING, HYMPI_BARRIER_DISSEMINATION,
-                                                   "options->barrier",
-                                                   "HYMPI_BARRIER_COMBINING .. HYMPI_BARRIER_DISSEMINATION"));
-  options.orders = MemoryOrders(checked_range(o.orders, HYMPI_ORDERS_TUNED, HYMPI_ORDERS_SEQ_CST, "options->orders",
-                                              "HYMPI_ORDERS_TUNED .. HYMPI_ORDERS_SEQ_CST"));
+  options.barrier = checked_enum<BarrierAlgorithm>(o.barrier, kBarriers, "options->barrier");
+  options.orders = checked_enum<MemoryOrders>(o.orders, kOrders, "options->orders");
   if (o.collective_buffer_bytes < 64)
     throw ArgumentError("argument 'options->collective_buffer_bytes' is " + std::to_string(o.collective_buffer_bytes) +
                         "; valid: bytes >= 64, as HYMPI_COLL_BUFFER");
@@ -38,29 +42,11 @@ Options to_options(const hympi_options& o) {
 
 hympi_options from_options(const Options& o) {
   hympi_options options;
-  options.node_size = o.node_size;
-  options.wait = int(o.wait);
-  options.timeout_s = o.timeout_s;
-  options.tree = int(o.tree);
-  options.tree_arity = o.tree_arity;
-  options.topology_aware = o.topology_aware;
-  options.barrier = int(o.barrier);
-  options.orders = int(o.orders);
-  options.collective_buffer_bytes = o.collective_buffer_bytes;
-  options.verify = o.verify;
-  options.single_copy_bytes = o.single_copy_bytes;
+#define HYMPI_FROM_OPTION(field, c_type, type, doc) options.field = c_type(o.field);
+  HYMPI_OPTIONS(HYMPI_FROM_OPTION)
+#undef HYMPI_FROM_OPTION
   return options;
 }
-
-// The C values are the C++ ones.
-static_assert(HYMPI_WAIT_ADAPTIVE == int(WaitPolicy::adaptive) && HYMPI_WAIT_SPIN == int(WaitPolicy::spin) &&
-              HYMPI_WAIT_YIELD == int(WaitPolicy::yield) && HYMPI_WAIT_SLEEP == int(WaitPolicy::sleep));
-static_assert(HYMPI_TREE_KARY == int(TreeShape::kary) && HYMPI_TREE_BINOMIAL == int(TreeShape::binomial));
-static_assert(HYMPI_BARRIER_COMBINING == int(BarrierAlgorithm::combining) &&
-              HYMPI_BARRIER_COUNTER_TREE == int(BarrierAlgorithm::counter_tree) &&
-              HYMPI_BARRIER_COUNTER_FLAT == int(BarrierAlgorithm::counter_flat) &&
-              HYMPI_BARRIER_DISSEMINATION == int(BarrierAlgorithm::dissemination));
-static_assert(HYMPI_ORDERS_TUNED == int(MemoryOrders::tuned) && HYMPI_ORDERS_SEQ_CST == int(MemoryOrders::seq_cst));
 
 }  // namespace hympi::c
 

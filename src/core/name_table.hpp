@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The names of an enumeration, one table per enumeration: printing a value (name_of),
 // parsing one (environment variables, command lines) and the "valid: ..." lists of error
-// messages all read the same table, so a new value is added in one place.
+// messages all read the same table, made from the enumeration's list in hympi/names.h
+// (name_table), so a new value is added in one place.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <iterator>
 #include <optional>
@@ -18,6 +21,22 @@ struct Named {
   E value;
   const char* name;
 };
+
+/// A row of a list of hympi/names.h, for name_table: HYMPI_OPS(HYMPI_ROW) -> {0, "sum"}, ...
+struct Row {
+  int value;
+  const char* name;
+};
+#define HYMPI_ROW(name, constant, value) ::hympi::core::Row{value, #name},
+
+/// The name table of enumeration E from its rows:
+///   constexpr auto kOps = core::name_table<Op>({HYMPI_OPS(HYMPI_ROW)});
+template <class E, std::size_t N>
+constexpr std::array<Named<E>, N> name_table(const Row (&rows)[N]) {
+  std::array<Named<E>, N> table{};
+  for (std::size_t i = 0; i < N; ++i) table[i] = {E(rows[i].value), rows[i].name};
+  return table;
+}
 
 /// The name of `value` in `table` (the first entry for it), or `unknown`.
 template <class Table, class E>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The names of the public element types and reduction operations (hympi/types.hpp).
+// The names of the public element types and reduction operations (hympi/types.hpp): an
+// element type is printed as its C type, an operation by its name in hympi/names.h.
 #include "core/name_table.hpp"
 #include "hympi/types.hpp"
 
@@ -8,7 +9,7 @@ namespace {
 
 constexpr core::Named<Datatype> kDatatypes[] = {
     {Datatype::float64, "double"}, {Datatype::float32, "float"}, {Datatype::int32, "int32"}, {Datatype::int64, "int64"}};
-constexpr core::Named<Op> kOps[] = {{Op::sum, "sum"}, {Op::prod, "prod"}, {Op::min, "min"}, {Op::max, "max"}};
+constexpr auto kOps = core::name_table<Op>({HYMPI_OPS(HYMPI_ROW)});
 
 }  // namespace
 

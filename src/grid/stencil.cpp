@@ -8,11 +8,7 @@
 namespace hympi {
 namespace {
 
-constexpr core::Named<Stencil> kStencils[] = {{Stencil::star5, "star5"},
-                                              {Stencil::box9, "box9"},
-                                              {Stencil::star7, "star7"},
-                                              {Stencil::star19, "star19"},
-                                              {Stencil::box27, "box27"}};
+constexpr auto kStencils = core::name_table<Stencil>({HYMPI_STENCILS(HYMPI_ROW)});
 
 }  // namespace
 

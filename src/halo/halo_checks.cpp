@@ -26,7 +26,7 @@ std::string oversized_message(const Pattern::Data& pattern, Strategy strategy, i
   return "";
 }
 
-constexpr core::Named<HaloMode> kModes[] = {{HaloMode::vectors, "vectors"}, {HaloMode::buffers, "buffers"}};
+constexpr auto kModes = core::name_table<HaloMode>({HYMPI_HALO_MODES(HYMPI_ROW)});
 
 std::string show_mode(int64_t mode) { return core::name_in(kModes, HaloMode(mode)); }
 

@@ -64,19 +64,22 @@ Parts mashm(const ExchangeSetup& setup) {
 }
 
 constexpr StrategyInfo kStrategies[] = {
-    // strategy                name              zero-copy private automatic all-MPI make
-    {Strategy::shm,            "shm",            true,     true,   true,     false,  &split<make_mpi_exchange, make_shm_exchange>},
-    {Strategy::shm_direct,     "shm_direct",     false,    false,  false,    false,  &split<make_mpi_exchange, make_direct_exchange>},
-    {Strategy::flat_mpi,       "flat_mpi",       true,     true,   false,    true,   &everywhere<make_mpi_exchange>},
-    {Strategy::neighbor,       "neighbor",       false,    true,   false,    true,   &everywhere<make_neighbor_exchange>},
-    {Strategy::rma_fence,      "rma_fence",      false,    true,   false,    false,  &split<make_mpi_exchange, make_rma_fence_exchange>},
-    {Strategy::rma_pscw,       "rma_pscw",       false,    true,   false,    false,  &split<make_mpi_exchange, make_rma_pscw_exchange>},
-    {Strategy::rma_lock,       "rma_lock",       false,    true,   false,    false,  &split<make_mpi_exchange, make_rma_lock_exchange>},
-    {Strategy::rma_lock_target, "rma_lock_target", false,  true,   false,    false,  &split<make_mpi_exchange, make_rma_lock_target_exchange>},
-    {Strategy::aggregated,     "aggregated",     true,     true,   true,     false,  &mashm},
-    {Strategy::aggregated_odm, "aggregated_odm", true,     true,   true,     false,  &split<make_aggregated_exchange, make_shm_exchange>},
-    {Strategy::automatic,      "automatic",      true,     true,   false,    false,  nullptr},
+    // strategy                 zero-copy private automatic all-MPI make
+    {Strategy::shm,             true,     true,   true,     false,  &split<make_mpi_exchange, make_shm_exchange>},
+    {Strategy::shm_direct,      false,    false,  false,    false,  &split<make_mpi_exchange, make_direct_exchange>},
+    {Strategy::flat_mpi,        true,     true,   false,    true,   &everywhere<make_mpi_exchange>},
+    {Strategy::neighbor,        false,    true,   false,    true,   &everywhere<make_neighbor_exchange>},
+    {Strategy::rma_fence,       false,    true,   false,    false,  &split<make_mpi_exchange, make_rma_fence_exchange>},
+    {Strategy::rma_pscw,        false,    true,   false,    false,  &split<make_mpi_exchange, make_rma_pscw_exchange>},
+    {Strategy::rma_lock,        false,    true,   false,    false,  &split<make_mpi_exchange, make_rma_lock_exchange>},
+    {Strategy::rma_lock_target, false,    true,   false,    false,  &split<make_mpi_exchange, make_rma_lock_target_exchange>},
+    {Strategy::aggregated,      true,     true,   true,     false,  &mashm},
+    {Strategy::aggregated_odm,  true,     true,   true,     false,  &split<make_aggregated_exchange, make_shm_exchange>},
+    {Strategy::automatic,       true,     true,   false,    false,  nullptr},
 };
+
+/// The names, from hympi/names.h.
+constexpr auto kNames = core::name_table<Strategy>({HYMPI_STRATEGIES(HYMPI_ROW)});
 
 constexpr auto kAll = [] {
   std::array<Strategy, std::size(kStrategies)> all{};
@@ -89,7 +92,8 @@ constexpr bool declaration_order() {
     if (std::size_t(kAll[i]) != i) return false;
   return true;
 }
-static_assert(declaration_order(), "kStrategies lists every Strategy in declaration order");
+static_assert(declaration_order() && kAll.size() == kNames.size(),
+              "kStrategies lists every Strategy of hympi/names.h in declaration order");
 
 }  // namespace
 
@@ -105,14 +109,14 @@ const StrategyInfo& info(Strategy strategy) {
 
 namespace hympi {
 
-const char* name_of(Strategy strategy) { return core::name_in(halo::kStrategies, strategy); }
+const char* name_of(Strategy strategy) { return core::name_in(halo::kNames, strategy); }
 
 std::span<const Strategy> all_strategies() { return halo::kAll; }
 
 Strategy strategy_from_name(std::string_view name) {
-  if (auto strategy = core::value_in(halo::kStrategies, name)) return *strategy;
+  if (auto strategy = core::value_in(halo::kNames, name)) return *strategy;
   throw Error("hympi: unknown ghost-update strategy '" + std::string(name) +
-              "'; valid: " + core::names_in(halo::kStrategies));
+              "'; valid: " + core::names_in(halo::kNames));
 }
 
 }  // namespace hympi

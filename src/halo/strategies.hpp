@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Every ghost-update strategy in one table: its name, what it supports and how its parts
-// are made. The public names (name_of, strategy_from_name, all_strategies), the Halo's
-// argument checks, automatic's candidates and the Halo's construction all read it.
+// Every ghost-update strategy in one table: what it supports and how its parts are made
+// (its name and number: HYMPI_STRATEGIES in hympi/names.h). all_strategies(), the Halo's
+// argument checks, automatic's candidates and the Halo's construction read it.
 #pragma once
 
 #include <memory>
@@ -18,7 +18,6 @@ using Parts = std::vector<std::unique_ptr<Exchange>>;
 
 struct StrategyInfo {
   Strategy value;
-  const char* name;
   bool zero_copy;            // HaloMode::buffers: send and receive arrays of its own
   bool private_vectors;      // moves any array; else only the Halo's shared_field() vectors
   bool automatic_candidate;  // timed by `automatic`, in table order

@@ -38,15 +38,9 @@ double parse_seconds(const char* variable, const char* value) {
   return parsed;
 }
 
-constexpr core::Named<WaitPolicy> kWaitPolicies[] = {{WaitPolicy::adaptive, "adaptive"},
-                                                     {WaitPolicy::spin, "spin"},
-                                                     {WaitPolicy::yield, "yield"},
-                                                     {WaitPolicy::sleep, "sleep"}};
-constexpr core::Named<BarrierAlgorithm> kBarriers[] = {{BarrierAlgorithm::combining, "combining"},
-                                                       {BarrierAlgorithm::counter_tree, "counter_tree"},
-                                                       {BarrierAlgorithm::counter_flat, "counter_flat"},
-                                                       {BarrierAlgorithm::dissemination, "dissemination"}};
-constexpr core::Named<MemoryOrders> kOrders[] = {{MemoryOrders::tuned, "tuned"}, {MemoryOrders::seq_cst, "seq_cst"}};
+constexpr auto kWaitPolicies = core::name_table<WaitPolicy>({HYMPI_WAIT_POLICIES(HYMPI_ROW)});
+constexpr auto kBarriers = core::name_table<BarrierAlgorithm>({HYMPI_BARRIER_ALGORITHMS(HYMPI_ROW)});
+constexpr auto kOrders = core::name_table<MemoryOrders>({HYMPI_MEMORY_ORDERS(HYMPI_ROW)});
 constexpr core::Named<bool> kFlags[] = {{true, "1"},  {true, "on"},   {true, "true"},
                                         {false, "0"}, {false, "off"}, {false, "false"}};
 constexpr const char* kFlagValues = "1/on/true or 0/off/false";

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "core/name_table.hpp"
 #include "hympi/shared_window.hpp"
 #include "mpi/support/collective_error.hpp"
 #include "mpi/support/mpi_check.hpp"
@@ -47,7 +48,9 @@ int64_t type_id(const char* name) {
   return int64_t(h >> 1);
 }
 
-std::string show_writers(int64_t w) { return w == int64_t(Writers::leader) ? "leader" : "slices"; }
+constexpr auto kWriters = core::name_table<Writers>({HYMPI_WRITERS(HYMPI_ROW)});
+
+std::string show_writers(int64_t w) { return core::name_in(kWriters, Writers(w)); }
 
 }  // namespace
 
