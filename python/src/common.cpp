@@ -28,19 +28,8 @@ std::string python_type_name(nb::handle obj) { return nb::type_name(obj.type()).
 /// str(obj)
 std::string text_of(nb::handle obj) { return nb::str(obj).c_str(); }
 
-/// The enum value whose name (as `name_of` spells it) is `name`, over values 0 .. count-1.
-template <class E>
-E from_name(const std::string& name, int count, const char* (*name_of)(E), const char* what) {
-  std::string valid;
-  for (int i = 0; i < count; ++i) {
-    const E value = static_cast<E>(i);
-    if (name == name_of(value)) return value;
-    valid += std::string(i ? ", " : "") + name_of(value);
-  }
-  throw Error("hympi: unknown " + std::string(what) + " '" + name + "' (valid: " + valid + ")");
-}
-
-const char* mode_name(hympi_halo_mode mode) { return mode == HYMPI_MODE_VECTORS ? "vectors" : "buffers"; }
+/// The element types by their numpy names, which are their names in hympi/names.h.
+constexpr Member kDatatypes[] = {HYMPI_DATATYPES(HYMPY_MEMBER)};
 
 /// The hympi type of a buffer's struct-module format and item size; false when unsupported.
 bool type_of_format(const char* format, Py_ssize_t itemsize, hympi_datatype* type) {
@@ -63,7 +52,7 @@ bool type_of_format(const char* format, Py_ssize_t itemsize, hympi_datatype* typ
 
 hympi_op to_op(const OpArg& op) {
   if (auto* value = std::get_if<hympi_op>(&op)) return *value;
-  return from_name<hympi_op>(std::get<std::string>(op), 4, hympi_op_name, "op");
+  return from_name<hympi_op>(std::get<std::string>(op), {HYMPI_OPS(HYMPY_MEMBER)}, "op");
 }
 
 hympi_stencil to_stencil(const StencilArg& stencil) {
@@ -75,16 +64,12 @@ hympi_stencil to_stencil(const StencilArg& stencil) {
 
 hympi_halo_mode to_mode(const ModeArg& mode) {
   if (auto* value = std::get_if<hympi_halo_mode>(&mode)) return *value;
-  return from_name<hympi_halo_mode>(std::get<std::string>(mode), 2, mode_name, "halo mode");
+  return from_name<hympi_halo_mode>(std::get<std::string>(mode), {HYMPI_HALO_MODES(HYMPY_MEMBER)}, "halo mode");
 }
 
 const char* numpy_name(hympi_datatype type) {
-  switch (type) {
-    case HYMPI_FLOAT64: return "float64";
-    case HYMPI_FLOAT32: return "float32";
-    case HYMPI_INT32: return "int32";
-    case HYMPI_INT64: return "int64";
-  }
+  for (const Member& t : kDatatypes)
+    if (t.value == type) return t.name;
   return "unknown";
 }
 
@@ -94,8 +79,8 @@ hympi_datatype to_datatype(nb::handle dtype) {
   hympi_datatype type;
   if (nb::try_cast(dtype, type)) return type;
   const std::string name = nb::cast<std::string>(numpy().attr("dtype")(dtype).attr("name"));
-  for (hympi_datatype t : {HYMPI_FLOAT64, HYMPI_FLOAT32, HYMPI_INT32, HYMPI_INT64})
-    if (name == numpy_name(t)) return t;
+  for (const Member& t : kDatatypes)
+    if (name == t.name) return static_cast<hympi_datatype>(t.value);
   throw nb::type_error(("hympi: dtype " + name + " is not supported (float64, float32, int32 or int64)").c_str());
 }
 

@@ -36,6 +36,38 @@ class Error : public std::runtime_error {
 /// Raises hympi.Error with the C API's message when `code` is not HYMPI_SUCCESS.
 void check(int code);
 
+/// A row of a list of hympi/names.h as a member of a Python enum: its name and C value.
+struct Member {
+  const char* name;
+  int value;
+};
+#define HYMPY_MEMBER(name, constant, value) ::hympy::Member{#name, value},
+
+/// The Python enum `name` over C enumeration CEnum, its members from a list of
+/// hympi/names.h: bind_enum<hympi_op>(m, "Op", doc, {HYMPI_OPS(HYMPY_MEMBER)}). A member
+/// named as a Python keyword gets a trailing underscore (WaitPolicy.yield_).
+template <class CEnum, std::size_t N>
+void bind_enum(nb::module_& m, const char* name, const char* doc, const Member (&members)[N]) {
+  nb::enum_<CEnum> bound(m, name, doc);
+  const nb::object keyword = nb::module_::import_("keyword").attr("iskeyword");
+  for (const Member& member : members) {
+    const std::string python_name = member.name + std::string(nb::cast<bool>(keyword(member.name)) ? "_" : "");
+    bound.value(python_name.c_str(), static_cast<CEnum>(member.value));
+  }
+}
+
+/// The value of CEnum whose member of `members` (a list of hympi/names.h) is named `name`;
+/// hympi.Error listing the valid names for any other (`what` says what they name).
+template <class CEnum, std::size_t N>
+CEnum from_name(const std::string& name, const Member (&members)[N], const char* what) {
+  std::string valid;
+  for (const Member& member : members) {
+    if (name == member.name) return static_cast<CEnum>(member.value);
+    valid += (valid.empty() ? "" : ", ") + std::string(member.name);
+  }
+  throw Error("hympi: unknown " + std::string(what) + " '" + name + "' (valid: " + valid + ")");
+}
+
 /// Arguments given as an enum member or by name ("sum", "shm", "star5", "buffers").
 using OpArg = std::variant<hympi_op, std::string>;
 using StrategyArg = std::variant<hympi_strategy, std::string>;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The module hympi._hympi: hympi.Error, the enums, the versions, and the classes bound by
-// the other files of python/src/ (bindings.hpp). Python users import `hympi`
-// (python/hympi/__init__.py), which re-exports all of it.
+// The module hympi._hympi: hympi.Error, the enums (their members: hympi/names.h), the
+// versions, and the classes bound by the other files of python/src/ (bindings.hpp). Python
+// users import `hympi` (python/hympi/__init__.py), which re-exports all of it.
 #include <nanobind/stl/tuple.h>
 
 #include <cstring>
@@ -13,39 +13,18 @@
 namespace hympy {
 
 void bind_enums(nb::module_& m) {
-  nb::enum_<hympi_datatype>(m, "Datatype", "Element types (numpy float64, float32, int32, int64).")
-      .value("float64", HYMPI_FLOAT64)
-      .value("float32", HYMPI_FLOAT32)
-      .value("int32", HYMPI_INT32)
-      .value("int64", HYMPI_INT64);
-  nb::enum_<hympi_op>(m, "Op", "Reduction operations (also by name: 'sum', 'prod', 'min', 'max').")
-      .value("sum", HYMPI_SUM)
-      .value("prod", HYMPI_PROD)
-      .value("min", HYMPI_MIN)
-      .value("max", HYMPI_MAX);
-  nb::enum_<hympi_strategy>(m, "Strategy", "Ghost-update strategies (also by name: 'shm', ...; docs/usage.md).")
-      .value("shm", HYMPI_STRATEGY_SHM)
-      .value("shm_direct", HYMPI_STRATEGY_SHM_DIRECT)
-      .value("flat_mpi", HYMPI_STRATEGY_FLAT_MPI)
-      .value("neighbor", HYMPI_STRATEGY_NEIGHBOR)
-      .value("rma_fence", HYMPI_STRATEGY_RMA_FENCE)
-      .value("rma_pscw", HYMPI_STRATEGY_RMA_PSCW)
-      .value("rma_lock", HYMPI_STRATEGY_RMA_LOCK)
-      .value("rma_lock_target", HYMPI_STRATEGY_RMA_LOCK_TARGET)
-      .value("aggregated", HYMPI_STRATEGY_AGGREGATED)
-      .value("aggregated_odm", HYMPI_STRATEGY_AGGREGATED_ODM)
-      .value("automatic", HYMPI_STRATEGY_AUTOMATIC);
-  nb::enum_<hympi_halo_mode>(m, "HaloMode",
+  bind_enum<hympi_datatype>(m, "Datatype", "Element types (numpy float64, float32, int32, int64).",
+                            {HYMPI_DATATYPES(HYMPY_MEMBER)});
+  bind_enum<hympi_op>(m, "Op", "Reduction operations (also by name: 'sum', 'prod', 'min', 'max').",
+                      {HYMPI_OPS(HYMPY_MEMBER)});
+  bind_enum<hympi_strategy>(m, "Strategy", "Ghost-update strategies (also by name: 'shm', ...; docs/usage.md).",
+                            {HYMPI_STRATEGIES(HYMPY_MEMBER)});
+  bind_enum<hympi_halo_mode>(m, "HaloMode",
                              "Where a Halo's data comes from: the arrays passed to begin/end, or its own buffers "
-                             "(zero copy). Also by name: 'vectors', 'buffers'.")
-      .value("vectors", HYMPI_MODE_VECTORS)
-      .value("buffers", HYMPI_MODE_BUFFERS);
-  nb::enum_<hympi_stencil>(m, "Stencil", "Stencils of CartesianGrid (also by name: 'star5', ...).")
-      .value("star5", HYMPI_STENCIL_STAR5)
-      .value("box9", HYMPI_STENCIL_BOX9)
-      .value("star7", HYMPI_STENCIL_STAR7)
-      .value("star19", HYMPI_STENCIL_STAR19)
-      .value("box27", HYMPI_STENCIL_BOX27);
+                             "(zero copy). Also by name: 'vectors', 'buffers'.",
+                             {HYMPI_HALO_MODES(HYMPY_MEMBER)});
+  bind_enum<hympi_stencil>(m, "Stencil", "Stencils of CartesianGrid (also by name: 'star5', ...).",
+                           {HYMPI_STENCILS(HYMPY_MEMBER)});
 }
 
 }  // namespace hympy

@@ -33,8 +33,8 @@ hympi_writers to_writers(const WritersArg& writers, bool& unknown) {
   unknown = false;
   if (const auto* value = std::get_if<hympi_writers>(&writers)) return *value;
   const std::string& name = std::get<std::string>(writers);
-  if (name == "leader") return HYMPI_WRITERS_LEADER;
-  if (name == "slices") return HYMPI_WRITERS_SLICES;
+  for (const Member& member : {HYMPI_WRITERS(HYMPY_MEMBER)})
+    if (name == member.name) return static_cast<hympi_writers>(member.value);
   unknown = true;
   hympi_writers none;
   const int bad = -1;
@@ -157,11 +157,10 @@ class Writing {
 }  // namespace
 
 void bind_node_shared(nb::module_& m) {
-  nb::enum_<hympi_writers>(m, "Writers",
+  bind_enum<hympi_writers>(m, "Writers",
                            "Who writes in a NodeShared refresh: the node's leader all of it, or each rank of the node "
-                           "a slice (also by name: 'leader', 'slices').")
-      .value("leader", HYMPI_WRITERS_LEADER)
-      .value("slices", HYMPI_WRITERS_SLICES);
+                           "a slice (also by name: 'leader', 'slices').",
+                           {HYMPI_WRITERS(HYMPY_MEMBER)});
 
   nb::class_<Writing>(m, "NodeSharedWrite", "A refresh in progress: NodeShared.write(...)'s context manager.")
       .def("__enter__", &Writing::enter,
