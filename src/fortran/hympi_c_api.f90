@@ -2,6 +2,7 @@
 ! Over 500 lines: one binding per declaration of include/hympi.h, in one file as the header is, to compare the two.
 ! hympi_c_api: include/hympi.h in Fortran, for the hympi module's own use (Fortran codes
 ! `use hympi`, which re-exports the constants). The constants mirror the header's enums
+! (those of include/hympi/names.h, and hympi_options, generated from it: hympi_names.inc)
 ! and the bind(C) types its structs; the interfaces bind its functions under the names
 ! c_hympi_* (the Fortran procedures of the hympi module take the C names). Ids in this
 ! layer are 0-based, as in C; the hympi module converts them.
@@ -20,80 +21,16 @@ module hympi_c_api
     enumerator :: HYMPI_SUCCESS = 0, HYMPI_ERR_USAGE = 1, HYMPI_ERR_ARGUMENT = 2, HYMPI_ERR_NO_MEMORY = 3, &
                   HYMPI_ERR_INTERNAL = 4
   end enum
-  ! hympi_datatype, hympi_op
-  enum, bind(c)
-    enumerator :: HYMPI_FLOAT64 = 0, HYMPI_FLOAT32 = 1, HYMPI_INT32 = 2, HYMPI_INT64 = 3
-  end enum
-  enum, bind(c)
-    enumerator :: HYMPI_SUM = 0, HYMPI_PROD = 1, HYMPI_MIN = 2, HYMPI_MAX = 3
-  end enum
-  ! hympi_strategy
-  enum, bind(c)
-    enumerator :: HYMPI_STRATEGY_SHM = 0, HYMPI_STRATEGY_SHM_DIRECT = 1, HYMPI_STRATEGY_FLAT_MPI = 2, &
-                  HYMPI_STRATEGY_NEIGHBOR = 3, HYMPI_STRATEGY_RMA_FENCE = 4, HYMPI_STRATEGY_RMA_PSCW = 5, &
-                  HYMPI_STRATEGY_RMA_LOCK = 6, HYMPI_STRATEGY_RMA_LOCK_TARGET = 7, HYMPI_STRATEGY_AGGREGATED = 8, &
-                  HYMPI_STRATEGY_AGGREGATED_ODM = 9, HYMPI_STRATEGY_AUTOMATIC = 10
-  end enum
-  ! hympi_halo_mode, hympi_stencil
-  enum, bind(c)
-    enumerator :: HYMPI_MODE_VECTORS = 0, HYMPI_MODE_BUFFERS = 1
-  end enum
-  enum, bind(c)
-    enumerator :: HYMPI_STENCIL_STAR5 = 0, HYMPI_STENCIL_BOX9 = 1, HYMPI_STENCIL_STAR7 = 2, &
-                  HYMPI_STENCIL_STAR19 = 3, HYMPI_STENCIL_BOX27 = 4
-  end enum
-  ! hympi_wait, hympi_tree, hympi_barrier_algorithm, hympi_orders (hympi_options components)
-  enum, bind(c)
-    enumerator :: HYMPI_WAIT_ADAPTIVE = 0, HYMPI_WAIT_SPIN = 1, HYMPI_WAIT_YIELD = 2, HYMPI_WAIT_SLEEP = 3
-  end enum
-  enum, bind(c)
-    enumerator :: HYMPI_TREE_KARY = 0, HYMPI_TREE_BINOMIAL = 1
-  end enum
-  enum, bind(c)
-    enumerator :: HYMPI_BARRIER_COMBINING = 0, HYMPI_BARRIER_COUNTER_TREE = 1, HYMPI_BARRIER_COUNTER_FLAT = 2, &
-                  HYMPI_BARRIER_DISSEMINATION = 3
-  end enum
-  enum, bind(c)
-    enumerator :: HYMPI_ORDERS_TUNED = 0, HYMPI_ORDERS_SEQ_CST = 1
-  end enum
+  ! The enumerations of include/hympi/names.h (hympi_datatype ... hympi_writers), the type
+  ! hympi_options and their public statements: generated from that table.
+  include 'hympi_names.inc'
   ! hympi_comm_kind
   enum, bind(c)
     enumerator :: HYMPI_COMM_WORLD = 0, HYMPI_COMM_NODE = 1, HYMPI_COMM_LEADERS = 2
   end enum
-  ! hympi_writers
-  enum, bind(c)
-    enumerator :: HYMPI_WRITERS_LEADER = 0, HYMPI_WRITERS_SLICES = 1
-  end enum
 
   public :: HYMPI_SUCCESS, HYMPI_ERR_USAGE, HYMPI_ERR_ARGUMENT, HYMPI_ERR_NO_MEMORY, HYMPI_ERR_INTERNAL
-  public :: HYMPI_FLOAT64, HYMPI_FLOAT32, HYMPI_INT32, HYMPI_INT64
-  public :: HYMPI_SUM, HYMPI_PROD, HYMPI_MIN, HYMPI_MAX
-  public :: HYMPI_STRATEGY_SHM, HYMPI_STRATEGY_SHM_DIRECT, HYMPI_STRATEGY_FLAT_MPI, HYMPI_STRATEGY_NEIGHBOR, &
-            HYMPI_STRATEGY_RMA_FENCE, HYMPI_STRATEGY_RMA_PSCW, HYMPI_STRATEGY_RMA_LOCK, HYMPI_STRATEGY_RMA_LOCK_TARGET, &
-            HYMPI_STRATEGY_AGGREGATED, HYMPI_STRATEGY_AGGREGATED_ODM, HYMPI_STRATEGY_AUTOMATIC
-  public :: HYMPI_MODE_VECTORS, HYMPI_MODE_BUFFERS
-  public :: HYMPI_STENCIL_STAR5, HYMPI_STENCIL_BOX9, HYMPI_STENCIL_STAR7, HYMPI_STENCIL_STAR19, HYMPI_STENCIL_BOX27
-  public :: HYMPI_WAIT_ADAPTIVE, HYMPI_WAIT_SPIN, HYMPI_WAIT_YIELD, HYMPI_WAIT_SLEEP
-  public :: HYMPI_TREE_KARY, HYMPI_TREE_BINOMIAL
-  public :: HYMPI_BARRIER_COMBINING, HYMPI_BARRIER_COUNTER_TREE, HYMPI_BARRIER_COUNTER_FLAT, HYMPI_BARRIER_DISSEMINATION
-  public :: HYMPI_ORDERS_TUNED, HYMPI_ORDERS_SEQ_CST
   public :: HYMPI_COMM_WORLD, HYMPI_COMM_NODE, HYMPI_COMM_LEADERS
-  public :: HYMPI_WRITERS_LEADER, HYMPI_WRITERS_SLICES
-
-  ! hympi_options (docs/settings.md)
-  type, bind(c), public :: hympi_options
-    integer(c_int) :: node_size = 0
-    integer(c_int) :: wait = 0
-    real(c_double) :: timeout_s = 0
-    integer(c_int) :: tree = 0
-    integer(c_int) :: tree_arity = 0
-    integer(c_int) :: topology_aware = 0
-    integer(c_int) :: barrier = 0
-    integer(c_int) :: orders = 0
-    integer(c_size_t) :: collective_buffer_bytes = 0
-    integer(c_int) :: verify = 0
-    integer(c_size_t) :: single_copy_bytes = 0
-  end type hympi_options
 
   ! hympi_topology_info: ranks and node numbers 0-based, as in MPI.
   type, bind(c), public :: hympi_topology_info

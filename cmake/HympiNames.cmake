@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# hympi_fortran_names(<names.h> <folder>): the Fortran side of include/hympi/names.h (the
+# one table of the enumerations' names and values and of the options' fields, which C, C++
+# and Python expand as X-macros), written at configure time as two include files of the
+# Fortran modules (src/fortran):
+#   hympi_names.inc         for hympi_c_api: an `enum, bind(c)` per list, the type
+#                           hympi_options (bind(c), the fields of HYMPI_OPTIONS), and a
+#                           public statement per constant
+#   hympi_names_public.inc  for hympi: the same public statements (the re-export)
+# Editing names.h re-runs the configure step. tests/tools/check_names.py (tools.names)
+# checks these files against the table.
+function(hympi_fortran_names header folder)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${header})
+  file(READ ${header} text)
+  # One list element per line: what a CMake list splits at or groups by, out of the way.
+  string(REPLACE "\\" "<backslash>" text "${text}")
+  string(REPLACE ";" "<semicolon>" text "${text}")
+  string(REPLACE "[" "<lbracket>" text "${text}")
+  string(REPLACE "]" "<rbracket>" text "${text}")
+  string(REPLACE "\n" ";" lines "${text}")
+  set(enums "")
+  set(public "")
+  set(fields "")
+  set(in_enum FALSE)
+  set(fortran_int "integer(c_int)")
+  set(fortran_double "real(c_double)")
+  set(fortran_size_t "integer(c_size_t)")
+  foreach(line IN LISTS lines)
+    if(line MATCHES "^  X\\(([a-z0-9_]+), (HYMPI_[A-Z0-9_]+), ([0-9]+)\\)")
+      string(APPEND enums "    enumerator :: ${CMAKE_MATCH_2} = ${CMAKE_MATCH_3}\n")
+      string(APPEND public "  public :: ${CMAKE_MATCH_2}\n")
+      continue()
+    elseif(line MATCHES "^  X\\(([a-z_]+), ([a-z_]+), ([a-z_]+), \"(.*)\"\\)")
+      string(APPEND fields "    ! ${CMAKE_MATCH_4}\n    ${fortran_${CMAKE_MATCH_2}} :: ${CMAKE_MATCH_1} = 0\n")
+      continue()
+    endif()
+    if(in_enum)
+      string(APPEND enums "  end enum\n")
+      set(in_enum FALSE)
+    endif()
+    if(line MATCHES "^#define (HYMPI_[A-Z_]+)\\(X\\)")
+      if(NOT CMAKE_MATCH_1 STREQUAL "HYMPI_OPTIONS")
+        string(APPEND enums "  enum, bind(c)  ! ${CMAKE_MATCH_1}\n")
+        set(in_enum TRUE)
+      endif()
+    endif()
+  endforeach()
+  set(generated "  ! Generated at configure time from include/hympi/names.h (cmake/HympiNames.cmake): edit that.\n")
+  set(names "${generated}${enums}\n  type, bind(c), public :: hympi_options\n${fields}  end type hympi_options\n\n${public}")
+  foreach(output names public)
+    string(REPLACE "<semicolon>" ";" ${output} "${${output}}")
+    string(REPLACE "<lbracket>" "[" ${output} "${${output}}")
+    string(REPLACE "<rbracket>" "]" ${output} "${${output}}")
+  endforeach()
+  file(CONFIGURE OUTPUT ${folder}/hympi_names.inc CONTENT "${names}" @ONLY)
+  file(CONFIGURE OUTPUT ${folder}/hympi_names_public.inc CONTENT "${generated}${public}" @ONLY)
+endfunction()
