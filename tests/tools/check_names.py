@@ -1,32 +1,43 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""One table per name: every enumeration of the C++ API (include/hympi/*.hpp, the source of
-truth: names in declaration order, values 0, 1, ...) against its spellings elsewhere, which
-must hold exactly the same names with the same values (none missing, none extra):
-  - the C header's typedef enum (include/hympi.h): HYMPI_<PREFIX><NAME>
-  - the Fortran module's enumerators (src/fortran/hympi_c_api.f90) and public list (hympi.f90)
-  - the Python module's nb::enum_ values (python/src/*.cpp): the C++ names
+"""One table for every name: include/hympi/names.h, whose lists (X-macros) the C header, the
+C++ enums and their name tables, the C API and the Python module expand, and from which the
+build generates the Fortran constants and type hympi_options (cmake/HympiNames.cmake). The
+compilers hold the expansions to the table; this holds the rest to it:
+  - the table: each list numbered 0, 1, 2, ... in order, each constant its list's prefix
+    and the name in capitals, no name twice;
+  - each enumeration's list expanded where it is declared: the C typedef (include/hympi.h),
+    the C++ enum class (include/hympi/*.hpp) and the Python enum (python/src/*.cpp);
+  - the generated Fortran (with a build folder): every constant with its value, public, and
+    hympi_options's components the fields of HYMPI_OPTIONS, of their C types;
+  - the options: the fields of HYMPI_OPTIONS are hympi::Options's members, in order, and
+    src/c/options.cpp checks each one coming from C;
+  - the docs' lists: the strategies of docs/usage.md's table, the values docs/settings.md
+    gives HYMPI_WAIT, HYMPI_TREE, HYMPI_BARRIER and HYMPI_ORDERS.
 Standard library only; prints each difference and exits 1 on any.
 
-    tests/tools/check_names.py [source root]
+    tests/tools/check_names.py [source root [build folder]]
 """
 import os
 import re
 import sys
 
-# C++ enum (header, name) -> C typedef, C prefix. One row per enumeration of the API.
+# One row per enumeration: its list in names.h, C typedef, constants' prefix, C++ header
+# and enum, Python enum, and the variable of docs/settings.md that takes its names.
 GROUPS = [
-    ("types.hpp", "Datatype", "hympi_datatype", "HYMPI_"),
-    ("types.hpp", "Op", "hympi_op", "HYMPI_"),
-    ("halo.hpp", "Strategy", "hympi_strategy", "HYMPI_STRATEGY_"),
-    ("halo.hpp", "HaloMode", "hympi_halo_mode", "HYMPI_MODE_"),
-    ("block.hpp", "Stencil", "hympi_stencil", "HYMPI_STENCIL_"),
-    ("options.hpp", "WaitPolicy", "hympi_wait", "HYMPI_WAIT_"),
-    ("options.hpp", "TreeShape", "hympi_tree", "HYMPI_TREE_"),
-    ("options.hpp", "BarrierAlgorithm", "hympi_barrier_algorithm", "HYMPI_BARRIER_"),
-    ("options.hpp", "MemoryOrders", "hympi_orders", "HYMPI_ORDERS_"),
-    ("node_shared.hpp", "Writers", "hympi_writers", "HYMPI_WRITERS_"),
+    ("HYMPI_DATATYPES", "hympi_datatype", "HYMPI_", "types.hpp", "Datatype", None),
+    ("HYMPI_OPS", "hympi_op", "HYMPI_", "types.hpp", "Op", None),
+    ("HYMPI_STRATEGIES", "hympi_strategy", "HYMPI_STRATEGY_", "halo.hpp", "Strategy", None),
+    ("HYMPI_HALO_MODES", "hympi_halo_mode", "HYMPI_MODE_", "halo.hpp", "HaloMode", None),
+    ("HYMPI_STENCILS", "hympi_stencil", "HYMPI_STENCIL_", "block.hpp", "Stencil", None),
+    ("HYMPI_WAIT_POLICIES", "hympi_wait", "HYMPI_WAIT_", "options.hpp", "WaitPolicy", "HYMPI_WAIT"),
+    ("HYMPI_TREE_SHAPES", "hympi_tree", "HYMPI_TREE_", "options.hpp", "TreeShape", "HYMPI_TREE"),
+    ("HYMPI_BARRIER_ALGORITHMS", "hympi_barrier_algorithm", "HYMPI_BARRIER_", "options.hpp", "BarrierAlgorithm",
+     "HYMPI_BARRIER"),
+    ("HYMPI_MEMORY_ORDERS", "hympi_orders", "HYMPI_ORDERS_", "options.hpp", "MemoryOrders", "HYMPI_ORDERS"),
+    ("HYMPI_WRITERS", "hympi_writers", "HYMPI_WRITERS_", "node_shared.hpp", "Writers", None),
 ]
+FORTRAN_KINDS = {"int": "integer(c_int)", "double": "real(c_double)", "size_t": "integer(c_size_t)"}
 
 
 def read(root, *path):
@@ -39,79 +50,114 @@ def uncomment(text):
     return re.sub(r"//[^\n]*", " ", text)
 
 
-def cpp_names(root, header, name):
-    text = uncomment(read(root, "include", "hympi", header))
-    m = re.search(r"enum class %s\b[^{]*\{([^}]*)\}" % name, text)
-    if not m:
-        return None
-    return [n.strip() for n in m.group(1).split(",") if n.strip()]
+def table(root):
+    """{list: rows} of names.h: (name, constant, value) for enumerations, (field, c_type,
+    type, doc) for HYMPI_OPTIONS."""
+    lists = {}
+    for m in re.finditer(r"#define (HYMPI_\w+)\(X\)((?:[^\n]*\\\n)*[^\n]*)", read(root, "include", "hympi", "names.h")):
+        rows = re.findall(r"X\(([^\n]*)\)", m.group(2))
+        lists[m.group(1)] = [tuple(c.strip() for c in row.split(",", 3)) for row in rows]
+    return lists
 
 
-def c_constants(root, typedef):
-    text = uncomment(read(root, "include", "hympi.h"))
-    m = re.search(r"typedef enum\s*\{([^}]*)\}\s*%s\s*;" % typedef, text)
-    if not m:
-        return None
-    return {k: int(v) for k, v in re.findall(r"(HYMPI_\w+)\s*=\s*(-?\d+)", m.group(1))}
-
-
-def fortran_enums(root):
-    """The Fortran module's enum, bind(c) blocks, each as {name: value}."""
-    text = re.sub(r"!.*", "", read(root, "src", "fortran", "hympi_c_api.f90"))
-    text = re.sub(r"&\s*\n\s*&?", " ", text)
-    return [{k: int(v) for k, v in re.findall(r"(HYMPI_\w+)\s*=\s*(-?\d+)", block)}
-            for block in re.findall(r"enum\s*,\s*bind\s*\(\s*c\s*\)(.*?)end\s+enum", text, flags=re.S | re.I)]
-
-
-def fortran_public(root):
-    text = re.sub(r"!.*", "", read(root, "src", "fortran", "hympi.f90"))
-    text = re.sub(r"&\s*\n\s*&?", " ", text)
-    return set(re.findall(r"\b(HYMPI_[A-Z0-9_]+)\b", " ".join(re.findall(r"public\s*::([^\n]*)", text))))
-
-
-def python_values(root):
-    """{C typedef: {python name: C constant}} from the nb::enum_ definitions."""
-    found = {}
-    folder = os.path.join(root, "python", "src")
-    for file in sorted(os.listdir(folder)):
-        if not file.endswith(".cpp"):
+def check_table(lists, errors):
+    for name, _, prefix, *_ in GROUPS:
+        rows = lists.get(name)
+        if not rows:
+            errors.append(f"names.h: no list {name}")
             continue
-        text = uncomment(read(root, "python", "src", file))
-        for m in re.finditer(r"nb::enum_<(\w+)>\((.*?);\s*\n", text, flags=re.S):
-            # A Python keyword gets a trailing underscore (WaitPolicy.yield_).
-            found[m.group(1)] = {n.rstrip("_"): c for n, c in re.findall(r'\.value\("(\w+)",\s*(HYMPI_\w+)\)', m.group(2))}
-    return found
+        for i, (n, constant, value) in enumerate(rows):
+            if value != str(i):
+                errors.append(f"{name}: {n} is numbered {value}, but is row {i} (numbers run 0, 1, 2, ... in order)")
+            if constant != prefix + n.upper():
+                errors.append(f"{name}: {n}'s constant is {constant}, not {prefix + n.upper()}")
+        if len({r[0] for r in rows}) != len(rows):
+            errors.append(f"{name}: a name twice")
+
+
+def check_expansions(root, errors):
+    c = uncomment(read(root, "include", "hympi.h"))
+    python = "".join(uncomment(read(root, "python", "src", f))
+                     for f in sorted(os.listdir(os.path.join(root, "python", "src"))) if f.endswith(".cpp"))
+    for name, typedef, _, header, cxx, _ in GROUPS:
+        if not re.search(r"typedef enum\s*\{\s*%s\(HYMPI_C_ENUMERATOR\)\s*\}\s*%s\s*;" % (name, typedef), c):
+            errors.append(f"{name}: include/hympi.h has no 'typedef enum {{ {name}(HYMPI_C_ENUMERATOR) }} {typedef};'")
+        cpp = uncomment(read(root, "include", "hympi", header))
+        if not re.search(r"enum class %s\b[^{;]*\{\s*%s\(HYMPI_CXX_ENUMERATOR\)\s*\}" % (cxx, name), cpp):
+            errors.append(f"{name}: include/hympi/{header} has no 'enum class {cxx} {{ {name}(HYMPI_CXX_ENUMERATOR) }}'")
+        if not re.search(r'bind_enum<%s>\(m,\s*"%s",(?:(?!bind_enum).)*?\{%s\(HYMPY_MEMBER\)\}\)' % (typedef, cxx, name),
+                         python, re.S):
+            errors.append(f"{name}: python/src binds no bind_enum<{typedef}>(m, \"{cxx}\", ..., {{{name}(HYMPY_MEMBER)}})")
+
+
+def check_fortran(build, lists, errors):
+    folder = os.path.join(build, "src", "fortran", "include")
+    try:
+        names, public = (re.sub(r"!.*", "", read(folder, f)) for f in ("hympi_names.inc", "hympi_names_public.inc"))
+    except FileNotFoundError:
+        return "no Fortran module in this build"
+    want = {constant: int(value) for name, *_ in GROUPS for _, constant, value in lists.get(name, [])}
+    got = {k: int(v) for k, v in re.findall(r"enumerator\s*::\s*(HYMPI_\w+)\s*=\s*(-?\d+)", names)}
+    for constant in sorted(set(got) | set(want)):
+        if got.get(constant) != want.get(constant):
+            errors.append(f"Fortran hympi_names.inc: {constant} = {got.get(constant)}, names.h {want.get(constant)}")
+    for file, text in (("hympi_names.inc", names), ("hympi_names_public.inc", public)):
+        published = set(re.findall(r"public\s*::\s*(HYMPI_\w+)", text))
+        if published != set(want):
+            errors.append(f"Fortran {file}: public {sorted(published ^ set(want))} differ from names.h")
+    fields = re.findall(r"^\s*([\w()]+)\s*::\s*(\w+)\s*=", names.split("type, bind(c), public :: hympi_options")[-1],
+                        flags=re.M)
+    options = [(FORTRAN_KINDS.get(c_type, c_type), field) for field, c_type, *_ in lists.get("HYMPI_OPTIONS", [])]
+    if fields != options:
+        errors.append(f"Fortran hympi_options {fields} but HYMPI_OPTIONS {options}")
+    return "the generated Fortran read"
+
+
+def check_options(root, lists, errors):
+    fields = [row[0] for row in lists.get("HYMPI_OPTIONS", [])]
+    if not fields:
+        errors.append("names.h: no list HYMPI_OPTIONS")
+    struct = re.search(r"struct Options \{(.*?)\n\};", uncomment(read(root, "include", "hympi", "options.hpp")), re.S)
+    members = re.findall(r"^\s*[\w:]+\s+(\w+)\s*=[^;(]*;", struct.group(1), flags=re.M) if struct else []
+    if members != fields:
+        errors.append(f"HYMPI_OPTIONS {fields} but hympi::Options has {members}")
+    to_options = re.search(r"Options to_options\(.*?\n\}", read(root, "src", "c", "options.cpp"), re.S)
+    checked = set(re.findall(r"options\.(\w+) =", to_options.group(0))) if to_options else set()
+    if set(fields) - checked:
+        errors.append(f"src/c/options.cpp: to_options() takes no {sorted(set(fields) - checked)} from C")
+
+
+def check_docs(root, lists, errors):
+    names = {name: [row[0] for row in lists.get(name, [])] for name, *_ in GROUPS}
+    usage = read(root, "docs", "usage.md")
+    m = re.search(r"^\| strategy \| intranode \| internode \|\n\|[-|]+\|\n((?:\|[^\n]*\n)+)", usage, re.M)
+    documented = [n for row in (m.group(1).splitlines() if m else []) for n in re.findall(r"`(\w+)`", row.split("|")[1])]
+    if sorted(documented) != sorted(names["HYMPI_STRATEGIES"]):
+        errors.append(f"docs/usage.md: the strategy table lists {documented}, names.h {names['HYMPI_STRATEGIES']}")
+    settings = read(root, "docs", "settings.md")
+    for name, *_, variable in GROUPS:
+        if not variable:
+            continue
+        row = re.search(r"^\| `%s` \| ([^|]*) \|" % variable, settings, re.M)
+        values = {v.split(":")[0] for v in re.findall(r"`([\w:]+)`", row.group(1))} if row else set()
+        if values != set(names[name]):
+            errors.append(f"docs/settings.md: {variable} takes {sorted(values)}, names.h {sorted(names[name])}")
 
 
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..")
     errors = []
-    fortran, public, python = fortran_enums(root), fortran_public(root), python_values(root)
-    checked = 0
-    for header, name, typedef, prefix in GROUPS:
-        names = cpp_names(root, header, name)
-        c = c_constants(root, typedef)
-        if names is None or c is None:
-            errors.append(f"{name}: no 'enum class {name}' in include/hympi/{header} or no '{typedef}' in hympi.h")
-            continue
-        want = {prefix + n.upper(): i for i, n in enumerate(names)}
-        if c != want:
-            errors.append(f"{name}: C++ {want} but hympi.h {typedef} {c}")
-        f = next((block for block in fortran if set(block) & set(want)), {})
-        if f != want:
-            errors.append(f"{name}: C++ {want} but the Fortran enum {f}")
-        if not set(want) <= public:
-            errors.append(f"{name}: not public in the Fortran module: {sorted(set(want) - public)}")
-        py = python.get(typedef)
-        if py is None:
-            errors.append(f"{name}: no nb::enum_<{typedef}> in python/src")
-        elif py != {n: prefix + n.upper() for n in names}:
-            errors.append(f"{name}: C++ {names} but Python {py}")
-        checked += len(names)
+    lists = table(root)
+    check_table(lists, errors)
+    check_expansions(root, errors)
+    fortran = check_fortran(sys.argv[2], lists, errors) if len(sys.argv) > 2 else "no build folder given"
+    check_options(root, lists, errors)
+    check_docs(root, lists, errors)
     for e in errors:
         print("check_names:", e)
-    print(f"check_names: {len(GROUPS)} enumerations, {checked} names: "
-          + ("C, Fortran and Python agree with C++" if not errors else f"{len(errors)} differences"))
+    count = sum(len(lists.get(name, [])) for name, *_ in GROUPS)
+    print(f"check_names: {len(GROUPS)} enumerations, {count} names, {len(lists.get('HYMPI_OPTIONS', []))} options "
+          f"({fortran}): " + ("C, C++, Python and the docs follow names.h" if not errors else f"{len(errors)} differences"))
     return 1 if errors else 0
 
 
