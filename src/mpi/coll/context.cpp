@@ -76,7 +76,7 @@ struct Context::Impl {
     core::set_watchdog_handler(&abort_job);
   }
 
-  /// The intranode engine, for a call of this Context (made at the engine's first call).
+  /// The node collectives, for a call of this Context (made at the engine's first call).
   mpi::NodeCollectives& node() {
     mpi::NodeCollectives& collectives = engine->node_collectives();
     collectives.set_caller(number);
@@ -146,7 +146,7 @@ core::WaitConfig detail::ContextAccess::wait(const Context& context) {
   return context.impl_->leaders.wait();
 }
 mpi::SharedArena& detail::ContextAccess::arena(Context& context) { return context.impl_->engine->arena; }
-mpi::TagBlocks& detail::ContextAccess::tag_blocks(Context& context) { return context.impl_->engine->halo_channels; }
+mpi::TagBlocks& detail::ContextAccess::tag_blocks(Context& context) { return context.impl_->engine->halo_tags; }
 int64_t detail::ContextAccess::engine_key(const Context& context) { return context.impl_->engine->key; }
 bool detail::ContextAccess::release_is_local(const Context& context) {
   return !context.impl_ || context.impl_->engine.use_count() > 1;
