@@ -29,8 +29,10 @@ namespace {
 using mpi::mpi_op;
 using mpi::mpi_type;
 
-// The thread that created the latest Context makes the MPI calls (MPI_THREAD_SINGLE or
-// FUNNELED: every Context is made on that thread); the watchdog's helper thread must not
+// The thread that created the latest Context, taken for the one that makes the MPI calls:
+// at MPI_THREAD_SINGLE or FUNNELED every Context is made on it; at SERIALIZED (which
+// libhympi_pmpi serves too) another thread may make a call, and a watchdog that fires there
+// ends the process with std::abort, as from the watchdog's helper thread, which must not
 // call MPI_Abort.
 std::thread::id g_mpi_thread;
 
