@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // What a Context runs on, and its sharing: the topology's communicators, the node's shared
 // arena (the collectives' blocks and buffer, the Halos' regions), the Halos' tag blocks,
-// the node collectives (NodeCollectives) and the leaders' MPI. Contexts on congruent communicators (the same
-// group in the same order: the same communicator again, MPI_Comm_dup's) with equal Options
-// share one engine, so a program that makes a Context per duplicate pays the set-up once.
+// the node collectives (NodeCollectives) and the leaders' MPI. Contexts on congruent
+// communicators (the same group in the same order: the same communicator again,
+// MPI_Comm_dup's) with equal Options share one engine, so a program that makes a Context
+// per duplicate pays the set-up once.
 //
 // Invariants:
 //  - A new Context joins an engine on every rank or on none: each rank proposes, in the
@@ -17,10 +18,10 @@
 //    calls come in the same order on every rank (as MPI requires of collectives on
 //    different communicators); each Context's number (mod 256) travels in its calls'
 //    descriptors: a rank in another Context's call is a mismatch on every rank.
-//  - The node collectives (their blocks and buffer: the node's first window
-//    unless a Halo made one) is made at the engine's first collective call, which is the
-//    same call on every rank (the order above): a Context used for ghost updates only
-//    never holds it. That making is a set-up of its own: it begins with the set-up
+//  - The node collectives (their blocks and buffer: the node's first window unless a Halo
+//    made one) are made at the engine's first collective call, which is the same call on
+//    every rank (the order above): a Context used for ghost updates only never holds
+//    them. That making is a set-up of its own: it begins with the set-up
 //    agreement (a rank in another set-up meanwhile is an error on every rank; a rank that
 //    never comes, the watchdog's, as in any collective's wait) and ends with an error
 //    check over all ranks: made on every rank, or on none (released where it was made)
