@@ -10,7 +10,7 @@
 #  - Open MPI as root: OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM); more ranks than cores: the
 #    mapper's oversubscribe (Open MPI 4: its own rmaps; 5: PRRTE's mapping policy); no
 #    single-copy (CMA) transport, which containers without ptrace rights refuse.
-#  - MPICH 5 polls its progress engine without pause, which oversubscribed takes the
+#  - MPICH 5 polls for progress without pause, which oversubscribed takes the
 #    core from the rank it waits for (collectives 10x slower): after 64 polls without
 #    progress it sleeps 1 us (CH4_PROGRESS_THROTTLE; MPICH 4.0 has no such setting).
 #  - HYMPI_TIMEOUT: a hang becomes a watchdog message within a minute.

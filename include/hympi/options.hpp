@@ -35,7 +35,7 @@ struct Options {
   double timeout_s = 600.0;
   TreeShape tree = TreeShape::kary;
   int tree_arity = 4;
-  /// Order the tree by socket / L3 domain as hwloc reports the ranks' bindings
+  /// Group the tree by socket / L3 domain as hwloc reports the ranks' bindings
   /// (HYMPI_TOPO_AWARE=0 turns it off).
   bool topology_aware = true;
   BarrierAlgorithm barrier = BarrierAlgorithm::dissemination;

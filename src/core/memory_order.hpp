@@ -14,12 +14,15 @@ namespace hympi::core {
 
 /// The weakest orders that are correct for the protocols (the default).
 struct TunedOrders {
-  /// Store of a sequence number that hands data (or permission) to a waiting peer:
-  /// everything written before it must be visible to whoever acquires the value.
+  /// A store (or read-modify-write) of a sequence number or state word that hands data (or
+  /// permission) to a waiting peer: everything written before it must be visible to
+  /// whoever acquires the value.
   static constexpr std::memory_order publish = std::memory_order_release;
-  /// Load of a sequence number whose value gates reads of the peer's data.
+  /// A load of such a word whose value gates reads of the peer's data.
   static constexpr std::memory_order observe = std::memory_order_acquire;
-  /// Loads and stores that carry no data dependency (statistics, wake-up hints).
+  /// Loads and stores that need no order of their own: words written before a publish and
+  /// read after the observe of it (call descriptors, failure records, small data, array
+  /// addresses), words ordered by MPI_Win_sync, statistics and wake-up hints.
   static constexpr std::memory_order hint = std::memory_order_relaxed;
 };
 

@@ -1,8 +1,8 @@
 ! SPDX-License-Identifier: BSD-3-Clause
 ! The patterns of the hympi module: from CSR neighbour lists (one array or separate send
-! and receive arrays) or from owners, their
-! neighbour lists read back, and the local ordering. Local point ids are 1-based here and
-! 0-based in the C API: converted on the way in and out (copies made at set-up only).
+! and receive arrays) or from owners, their neighbour lists read back, and the local
+! numbering. Local point ids are 1-based here and 0-based in the C API: converted on the
+! way in and out (copies made at set-up only).
 submodule (hympi_core) hympi_core_pattern
   implicit none
 

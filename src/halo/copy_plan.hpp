@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Packing and unpacking, planned once per pattern and run every update. Runs of points
 // that are contiguous on both sides become one memcpy each (Fig. 8: with a good local
-// ordering a neighbour's data is one run); when runs are short (scattered ids, as in
+// numbering a neighbour's data is one run); when runs are short (scattered ids, as in
 // unstructured meshes) the plan keeps one index pair per point and copies with a loop
 // specialized for the point size (4, 8, 12, 16, 24 bytes: a scalar, or chunk 3).
 #pragma once

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The public Halo: the parts of its strategy (halo/halo_parts.hpp, chosen by
-// halo/automatic.hpp for `automatic`), its call order (halo/call_order.hpp) and its
+// halo/automatic.hpp for `automatic`), its call sequence (halo/call_sequence.hpp) and its
 // argument checks (halo/halo_checks.hpp), released at MPI_Finalize if still alive. A check
 // that fails in an update, or a call out of order, refuses it (halo/refusal.hpp): this rank
 // and every rank a refusal reaches keep the message in `broken`, and every later call throws it.
@@ -12,7 +12,7 @@
 
 #include "core/messages.hpp"
 #include "halo/automatic.hpp"
-#include "halo/call_order.hpp"
+#include "halo/call_sequence.hpp"
 #include "halo/halo_checks.hpp"
 #include "halo/halo_parts.hpp"
 #include "halo/refusal.hpp"
@@ -27,7 +27,7 @@ struct Halo::Impl {
   Strategy requested, strategy;  // strategy: what runs (automatic's choice)
   int fields;
   HaloMode mode;
-  halo::CallOrder order;
+  halo::CallSequence calls;
   halo::HaloParts parts;          // after the checks: its set-up is the first collective call after them
   std::vector<HaloTrial> trials;
   std::string broken;             // after a refused update (halo/refusal.hpp): what every call throws
@@ -39,7 +39,7 @@ struct Halo::Impl {
         strategy(s),
         fields(f),
         mode(m),
-        order(m),
+        calls(m),
         parts(p.data(), f, m),
         guard(std::move(release)) {
     if (requested == Strategy::automatic) strategy = halo::choose_automatic(parts, trials);
@@ -53,9 +53,9 @@ struct Halo::Impl {
   /// naming this rank instead of waiting for the watchdog.
   template <class Work>
   void guarded(HaloCall call, Work&& work) {
-    checked([&] { order.check(call); });
+    checked([&] { calls.check(call); });
     try {
-      order.run(call, work);
+      calls.run(call, work);
     } catch (const halo::Refused& e) {
       broken = e.what();
       throw;
@@ -94,7 +94,7 @@ struct Halo::Impl {
   }
 
   ~Impl() {
-    if (order.in_flight() && broken.empty() && std::uncaught_exceptions() == 0)
+    if (calls.in_flight() && broken.empty() && std::uncaught_exceptions() == 0)
       core::emit_message("hympi: warning: rank " + std::to_string(pattern.data().context->topology().world_rank()) +
                          " destroys a Halo between begin() and end(); its neighbours may wait for this update "
                          "(destruction is collective: finish the update on every rank first)");
@@ -146,7 +146,7 @@ void Halo::end_buffers() {
 }
 
 std::span<std::byte> Halo::buffer_bytes(int neighbor, bool send) {
-  impl_->order.check(send ? HaloCall::send_buffer : HaloCall::recv_buffer);
+  impl_->calls.check(send ? HaloCall::send_buffer : HaloCall::recv_buffer);
   halo::check_neighbor(neighbor, impl_->pattern.neighbors().size());
   if (auto b = impl_->parts.buffers(std::size_t(neighbor)))
     return send ? b->send : std::span<std::byte>(const_cast<std::byte*>(b->recv.data()), b->recv.size());

@@ -10,10 +10,10 @@ HaloParts::HaloParts(const Pattern::Data& pattern, int fields, HaloMode mode)
     : pattern_(pattern),
       fields_(fields),
       mode_(mode),
-      channels_(&detail::ContextAccess::tag_blocks(*pattern.context)),
+      tag_blocks_(&detail::ContextAccess::tag_blocks(*pattern.context)),
       arena_(detail::ContextAccess::arena(*pattern.context)) {
   told_ = node_internode_neighbors(pattern, pattern.context->topology());
-  block_ = channels_->take();  // last: nothing after it can throw
+  block_ = tag_blocks_->take();  // last: nothing after it can throw
 }
 
 HaloParts::~HaloParts() { free(); }
@@ -35,7 +35,7 @@ void HaloParts::free() {
   refusals_.reset();
   vectors_.clear();
   arena_.release();
-  if (block_.comm != MPI_COMM_NULL) channels_->give_back(block_, refused != 0);
+  if (block_.comm != MPI_COMM_NULL) tag_blocks_->give_back(block_, refused != 0);
   block_ = {};
 }
 

@@ -63,8 +63,8 @@ class HaloParts {
   const Pattern::Data& pattern_;
   int fields_;
   HaloMode mode_;
-  mpi::TagBlocks* channels_ = nullptr;      // the Context's
-  mpi::TagBlock block_;                     // taken from channels_ until free()
+  mpi::TagBlocks* tag_blocks_ = nullptr;    // the Context's
+  mpi::TagBlock block_;                     // taken from tag_blocks_ until free()
   mpi::ArenaLease arena_;                   // regions of the Context's arena
   std::vector<int> told_;                   // node_internode_neighbors: a refusal's addressees
   std::unique_ptr<Refusals> refusals_;      // the parts' waits check it: freed after them

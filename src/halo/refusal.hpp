@@ -11,9 +11,9 @@
 //
 // Invariants:
 //  - A node posts at most once: the first rank of the node to post claims the node's record
-//    (state 0 -> kWriting), writes the message, then publishes it (kPosted, release); every
-//    rank of the node reads it (acquire) in its waits. A rank that finds kWriting finds it
-//    posted at a later check.
+//    (kFree -> kClaimed: core/halo/claimed_record.hpp), writes the message, then publishes
+//    it (kPosted, release); every rank of the node reads it (acquire) in its waits. A rank
+//    that finds kClaimed finds it posted at a later check.
 //  - The claiming rank also sends the message (the Halo's refusal tag) to every rank
 //    on another node that any rank of its node exchanges ghosts with (the node's internode
 //    neighbours, gathered at set-up), and only to those: every rank that waits for a rank

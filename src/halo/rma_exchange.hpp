@@ -2,9 +2,9 @@
 // The intranode ghost update synchronized by MPI's RMA calls instead of atomics
 // (Quaranta & Maddegedara (2021), Section 4.6, Algorithms 6-8): the baselines hympi's
 // shared-memory protocol is measured against.
-// Every variant has a shared window of receive blocks (one per intranode sender, in the
-// receiver's segment); the sender packs straight into its block at the receiver, the
-// receiver unpacks from it. They differ in how the two are synchronized:
+// Every variant but rma_lock_target (below) has a shared window of receive blocks (one per
+// intranode sender, in the receiver's segment); the sender packs straight into its block at
+// the receiver, the receiver unpacks from it. They differ in how the two are synchronized:
 //  - rma_fence: MPI_Win_fence before the stores (the receiver is done with the previous
 //    data) and after them (the data is there); collective over the node. A rank that stops
 //    on a refusal joins the fences the node's other ranks make before they stop

@@ -77,7 +77,7 @@ bool SfExchange::end(Unit unit, const void* root, const void* leaf) {
   if (u->outstanding == 0) {
     // Ended without a begin: the Halo's own call-order check throws here and refuses the
     // update, so the neighbours that wait in theirs for this rank fail with the error too
-    // (halo/call_order.hpp), not at the watchdog.
+    // (halo/call_sequence.hpp), not at the watchdog.
     u->finish(PerUnit::Hympi::none);
     return false;
   }

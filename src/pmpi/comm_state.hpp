@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// A communicator's hympi state, cached on it as an attribute: the intercepted calls it has
-// made and, from the (HYMPI_PMPI_AFTER+1)-th on, its Context.
+// A communicator's hympi state, cached on it as an attribute: how many of its calls hympi
+// could serve (those whose arguments pass: interpose.cpp's first_path), its Context from
+// the (HYMPI_PMPI_AFTER+1)-th such call on (at once at a persistent neighbourhood
+// request's init), and its neighbourhood calls' exchanges (NeighborSlot).
 //
 // Invariants:
 //  - Every rank of a communicator counts the same calls (collectives are made in the same
@@ -8,10 +10,10 @@
 //  - MPI_Comm_dup does not copy the state (MPI_COMM_NULL_COPY_FN): a duplicate starts at 0.
 //  - MPI_Comm_free never waits for another rank (the attribute's delete callback is local,
 //    as MPI's free is): a state whose release makes no collective call (no Context, or one
-//    sharing its engine with another Context, and no neighbourhood exchange) is released
-//    there; any other is detached whole, its engine joined meanwhile by a Context on a
-//    congruent communicator (a program that makes and frees thousands of duplicates holds
-//    one), and released at MPI_Finalize by engine, newest first, before the objects still
+//    sharing its engine with another Context or already released by MPI_Finalize, and no
+//    neighbourhood exchange, blocking or persistent) is released there; any other is
+//    detached whole, its engine joined meanwhile by a Context on a congruent communicator
+//    (a program that makes and frees thousands of duplicates holds one), and released at MPI_Finalize by engine, newest first, before the objects still
 //    alive there (release_detached: which freed Context is kept differs between ranks, so
 //    the order they were made in would not match). Persistent requests of a freed
 //    communicator keep working, as MPI's do.

@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The one rule for which MPI datatypes and reduction operations hympi serves, and how it
-// moves their data. Every intercepted call asks here before anything is made for it (no
-// Context, window or communicator for a call that is not served).
+// moves their data. Every intercepted call with data asks here before anything is made for
+// it (no Context, window or communicator for a call whose types are not served).
 //
 // The rule, decided from the type map, never from size and extent alone:
-//  - Moving data (broadcasts, neighbourhood messages): every type is served. A *plain*
-//    type (a predefined type whose size is its extent: MPI_DOUBLE, MPI_INT, MPI_2INT, ...)
-//    is count x size bytes in a row and is copied as such; every other type (the pair
-//    types MPI_DOUBLE_INT, MPI_SHORT_INT, MPI_LONG_INT, MPI_LONG_DOUBLE_INT, whose size is
-//    not their extent; any derived type: indexed out of memory order, resized, a negative
-//    lower bound, a struct with holes, a vector) is packed in type-map order with
-//    PMPI_Pack and unpacked with PMPI_Unpack. Both give the same bytes for the same type
-//    signature between processes of one architecture (what shared memory implies), so
-//    ranks that spell a signature differently meet exactly, as MPI requires.
+//  - Moving data: every type is served, in neighbourhood messages and in broadcasts whose
+//    total is a multiple of 4 bytes (broadcast_words; any other total goes to MPI). A *plain*
+//    type (a predefined type whose size is its extent, lower bound 0: MPI_DOUBLE, MPI_INT,
+//    MPI_2INT, ...) is count x size bytes in a row and is copied as such; every other type
+//    (the pair types MPI_DOUBLE_INT, MPI_SHORT_INT, MPI_LONG_INT, MPI_LONG_DOUBLE_INT, whose
+//    size is not their extent; any derived type, contiguous or not: indexed out of memory
+//    order, resized, a negative lower bound, a struct with holes, a vector) is packed in
+//    type-map order with PMPI_Pack and unpacked with PMPI_Unpack. Both give the same bytes
+//    for the same type signature between processes of one architecture (what shared memory
+//    implies), so ranks that spell a signature differently meet exactly, as MPI requires.
 //  - Reducing data: the predefined C and Fortran types of the table in datatypes.cpp (the
 //    same kind and size as a hympi type), with MPI_SUM and MPI_PROD on all of them and
 //    MPI_MIN and MPI_MAX on the integer ones. MPI_MIN and MPI_MAX of floating-point types
@@ -48,7 +49,8 @@ struct Reduction {
 /// Path::op, Path::float_min_max: `why`).
 std::optional<Reduction> reduction_of(MPI_Datatype type, MPI_Op op, Path& why);
 
-/// The largest message hympi packs (PMPI_Pack's int counts before MPI-4's large-count forms).
+/// The largest broadcast hympi serves, as it may pack it (PMPI_Pack's int counts before
+/// MPI-4's large-count forms).
 #if MPI_VERSION >= 4
 inline constexpr std::size_t kPackMax = SIZE_MAX;
 #else

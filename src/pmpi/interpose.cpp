@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // libhympi_pmpi: MPI's profiling interface. Preloaded (LD_PRELOAD) or linked before libmpi,
 // these definitions of MPI_Barrier, MPI_Bcast, MPI_Reduce, MPI_Allreduce,
-// MPI_Neighbor_alltoall and MPI_Neighbor_alltoallv (with their MPI-4 persistent forms, and
-// each one's large-count form MPI_..._c where MPI has it: mpi4py 4 calls those) serve a
-// call through its communicator's hympi Context (and, for the neighbourhood calls, its
-// Halo: neighbor.hpp) when they can do so exactly, and hand every other call to PMPI
-// unchanged. exports.map makes these the only
-// symbols the library exports: the hympi inside it stays private, beside any hympi the
-// program links itself.
+// MPI_Neighbor_alltoall and MPI_Neighbor_alltoallv (the last two with their MPI-4
+// persistent forms; each call with a count also in its large-count form MPI_..._c where MPI
+// has it: mpi4py 4 calls those) serve a call through its communicator's hympi Context
+// (and, for the neighbourhood calls, its Halo: neighbor.hpp) when they can do so exactly,
+// and hand every other call to PMPI unchanged. exports.map makes these the only symbols the
+// library exports: the hympi inside it stays private, beside any hympi the program links
+// itself.
 //
 // Invariants:
 //  - The choice depends only on what every rank of a correct MPI program passes alike
@@ -20,9 +20,10 @@
 //    and once a rank or an MPI session runs at MPI_THREAD_MULTIPLE, every call goes to MPI
 //    (process_path; this assumes every rank initializes MPI and its sessions at the same
 //    point of its sequence of collective calls, as SPMD programs do). Counts that
-//    differ between ranks are reported on every rank when all of them are at most
-//    HYMPI_PMPI_MAX_BYTES (hympi checks them); across that bound the call is MPI's, and so
-//    is what happens.
+//    differ between ranks are reported on every rank when all of them lie within the
+//    operation's bounds (HYMPI_PMPI_MIN_BYTES to HYMPI_PMPI_MAX_BYTES, or kMeasured's row:
+//    hympi checks them); across either bound the ranks split between hympi and MPI, and
+//    what happens is MPI's.
 //  - A hympi error (counts, roots, types or ops that differ between ranks) is raised on
 //    every rank through the communicator's error handler; the Context stays usable.
 //  - While hympi runs, its own MPI calls on this thread go to PMPI (Inside).

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // MPI_Neighbor_alltoall(v) through hympi: one zero-copy Halo per distributed-graph or
 // Cartesian communicator, made at its first served call, whose slot for each neighbour
-// holds an 8-byte header and the payload of that neighbour's first message.
+// holds an 8-byte header and a payload as large as that neighbour's first message (at most
+// the operation's upper bound).
 //
 // Invariants:
 //  - The topology never changes, so the Halo's neighbours are fixed; only counts change
@@ -17,8 +18,9 @@
 //    that rank, raised after every message of the call is received (none is left in MPI).
 //  - Whether a communicator is served is agreed once, collectively (PMPI_Allreduce): a
 //    rank with a repeated or self neighbour (multigraphs, periodic dimensions of size 1 or
-//    2, where MPI's matching order decides), or a first message above HYMPI_PMPI_MAX_BYTES,
-//    makes all of them fall through. Later messages above it go by MPI beside the Halo.
+//    2, where MPI's matching order decides), or a first message above the operation's upper
+//    bound (HYMPI_PMPI_MAX_BYTES, else kMeasured's row: settings.hpp), makes all of them
+//    fall through, for good. Later messages larger than their slot go by MPI beside the Halo.
 //  - Types follow the one rule of datatypes.hpp: plain ones (predefined, size = extent) are
 //    copied; every other type is packed with PMPI_Pack / PMPI_Unpack into and out of the
 //    slot, in type-map order (an indexed type whose blocks are listed out of memory order

@@ -12,7 +12,8 @@
 //   HYMPI_PMPI_MIN_BYTES=N  bcast, reduce and allreduce calls moving fewer than N bytes per
 //                       rank go to MPI (0 for none)
 //                       Without either, each operation is served at the sizes where hympi
-//                       was measured faster than this MPI library (kMeasured below); with
+//                       was measured faster than this MPI library (kMeasured below; another
+//                       library: kUnmeasured); with
 //                       one or both, every operation is served from MIN (0) to MAX (unlimited)
 //   HYMPI_PMPI_REPORT=1 rank 0 prints, at MPI_Finalize, where the calls went (a process
 //                       whose MPI_Init the library did not see: its own, at exit)
@@ -47,7 +48,10 @@ inline constexpr Bounds kAll{}, kNone{kUnlimited, 0}, k512To16K{512, 16384}, kTo
 /// x8 up to 1 MiB) lies between the last size faster in both and the first one not (Open
 /// MPI 4's bcast, faster at 32 KiB in those, was 1.50 there in "After the cheaper call
 /// path": capped at 16 KiB); one interval per operation (MPICH 5's reduce, faster at
-/// 8-256 B and from 32 KiB, keeps the latter). A library not in the table gets kUnmeasured, where every measured one was faster.
+/// 8-256 B and from 32 KiB, keeps the latter). A library not in the table gets
+/// kUnmeasured: barrier, allreduce and the neighbourhood calls at the sizes where every
+/// measured library was faster, bcast at none, reduce at 512 B - 16 KiB (Open MPI 4's row:
+/// no size was faster with all four).
 struct Measured {
   const char* family;  // MPI_Get_library_version begins "Open MPI v<major>" or "MPICH Version: <major>"
   int major;

@@ -2,7 +2,7 @@
 ! The ghost update of the Fortran binding on a ring (ring.f90) with 1-based ids, every
 ! update with fresh values checked against the exact ones: strategies by value and by
 ! name, split phase, two fields (one array's last dimension and a list of arrays), the
-! four element types with chunks, patterns from owners, the local ordering, buffers mode,
+! four element types with chunks, patterns from owners, the local numbering, buffers mode,
 ! shm_direct's shared field, separate send and receive arrays, stats against the pattern,
 ! and automatic's trials.
 program test_halo
@@ -241,7 +241,7 @@ contains
     call hympi_pattern_free(p_i4)
   end subroutine element_types
 
-  ! The local ordering: a 1-based permutation, and the renumbered exchange moves the
+  ! The local numbering: a 1-based permutation, and the renumbered exchange moves the
   ! same values to the renumbered ghosts.
   subroutine ordered()
     type(hympi_pattern) :: renumbered
@@ -258,7 +258,7 @@ contains
       if (new_id(p) >= 1 .and. new_id(p) <= local_points) seen(new_id(p)) = .true.
     end do
     call expect(all(seen), 'new ids a permutation')
-    call expect(inner + boundary + ghosts == local_points .and. ghosts == local_points - n, 'ordering parts')
+    call expect(inner + boundary + ghosts == local_points .and. ghosts == local_points - n, 'numbering parts')
     call hympi_halo_create(renumbered, 'shm', halo)
     allocate (u(local_points))
     do t = 1, updates

@@ -25,8 +25,8 @@ constexpr Kind kKinds[] = {{Arrival::counter, false}, {Arrival::counter, true}, 
 
 /// One rank's BoardBarrier and tree collective over the same blocks (binary tree), with
 /// the CallBoard they share.
-struct Engines {
-  Engines(const test::ThreadTeam& team, int rank, Kind kind)
+struct Protocols {
+  Protocols(const test::ThreadTeam& team, int rank, Kind kind)
       : tree(Tree::build(TreeSpec{TreeShape::kary, 2}, team.size())),
         board(rank, team.participants(), wait, team.ranks(), kind.arrival == Arrival::dissemination),
         coll(rank, team.participants(), tree, 4096, wait, team.ranks(), &board),
@@ -46,7 +46,7 @@ TEST(BoardBarrier, EveryKindMixesWithTreeCollectives) {
       test::ThreadTeam team(n, 4096);
       std::vector<std::atomic<int>> phase(n);
       team.run([&](int rank) {
-        Engines e(team, rank, kind);
+        Protocols e(team, rank, kind);
         unsigned noise = 31u * rank + 3;
         for (int k = 1; k <= test::scaled(3000); ++k) {
           test::jitter(noise);
@@ -73,7 +73,7 @@ TEST(BoardBarrier, LeaderFailureReachesEveryRank) {
     test::ThreadTeam team(n, 4096);
     std::vector<std::string> messages(n);
     team.run([&](int rank) {
-      Engines e(team, rank, kind);
+      Protocols e(team, rank, kind);
       const CallDesc other{CallKind::allreduce, Datatype::float64, Op::sum, -1, 1};
       auto mismatch = [&](std::byte*, std::size_t, Status& s) {
         s = Status::mismatch(0, CallDesc{CallKind::barrier, Datatype::float64, Op::sum, -1, 0}, 7, other);
@@ -108,7 +108,7 @@ TEST(BoardBarrier, AgainstATreeCollectiveEveryRankGetsTheSameError) {
         std::vector<std::atomic<int>> phase(n);
         std::atomic<int> steps{0};
         team.run([&](int rank) {
-          Engines e(team, rank, kind);
+          Protocols e(team, rank, kind);
           e.counter.barrier();  // a good call first: the board numbers calls alike
           // split 0: only the leader in the barrier; otherwise ranks >= split are.
           const bool in_barrier = split == 0 ? rank == 0 : rank >= split;
@@ -167,7 +167,7 @@ TEST(BoardBarrier, AgainstAnAllreduceInPiecesTheNodeGoesOn) {
       test::ThreadTeam team(n, 4096);
       std::vector<std::string> messages(n), later(n);
       team.run([&](int rank) {
-        Engines e(team, rank, kind);
+        Protocols e(team, rank, kind);
         e.counter.barrier();
         const bool in_barrier = split == 0 ? rank == 0 : rank >= split;
         std::vector<double> in(1000), out(1000);
@@ -205,7 +205,7 @@ TEST(BoardBarrier, FlatAgainstTreeCallTheNodeGoesOnWithEveryBarrier) {
         std::vector<std::string> messages(n), later(n);
         const std::size_t above = flat_max_count(n) + 1;
         team.run([&](int rank) {
-          Engines e(team, rank, kind);
+          Protocols e(team, rank, kind);
           e.counter.barrier();
           std::vector<double> in(above, 1.0), out(above);
           try {

@@ -23,9 +23,9 @@ using hympi::test::ThreadTeam;
 namespace {
 
 template <class Orders>
-TreeCollective<Orders> engine(const ThreadTeam& team, int rank, TreeSpec spec, std::size_t buffer_bytes,
-                              std::size_t sliced_min_bytes = kSlicedMinBytes,
-                              std::size_t piece_bytes = kPieceBytes) {
+TreeCollective<Orders> tree_collective(const ThreadTeam& team, int rank, TreeSpec spec, std::size_t buffer_bytes,
+                                       std::size_t sliced_min_bytes = kSlicedMinBytes,
+                                       std::size_t piece_bytes = kPieceBytes) {
   WaitConfig wait{WaitPolicy::adaptive, true, 60.0};
   return TreeCollective<Orders>(rank, team.participants(), Tree::build(spec, team.size()),
                                 buffer_bytes, wait, team.ranks(), nullptr, sliced_min_bytes, piece_bytes);
@@ -60,7 +60,7 @@ void mixed_calls(int n, TreeSpec spec, std::size_t buffer_bytes, int calls,
     std::unique_ptr<BoardNode<Orders>> node;
     std::unique_ptr<TreeCollective<Orders>> alone;
     if (board) node = std::make_unique<BoardNode<Orders>>(team, rank, spec, buffer_bytes, sliced_min_bytes, piece_bytes);
-    else alone = std::make_unique<TreeCollective<Orders>>(engine<Orders>(team, rank, spec, buffer_bytes, sliced_min_bytes, piece_bytes));
+    else alone = std::make_unique<TreeCollective<Orders>>(tree_collective<Orders>(team, rank, spec, buffer_bytes, sliced_min_bytes, piece_bytes));
     TreeCollective<Orders>& coll = board ? node->coll : *alone;
     unsigned noise = 17u * rank + 1;
     // In the channels' words (kInlineBytes, 32): 1 and 4 int64 or doubles (the allreduces),
@@ -398,8 +398,8 @@ TEST(TreeCollective, PipelinedMismatchStopsAtTheFirstPieceAndRecovers) {
     ThreadTeam team(n, 64 * 1024);
     std::vector<std::string> messages(n);
     team.run([&](int rank) {
-      auto coll = engine<TunedOrders>(team, rank, TreeSpec{TreeShape::kary, 2}, 64 * 1024,
-                                      kSlicedMinBytes, 64);
+      auto coll = tree_collective<TunedOrders>(team, rank, TreeSpec{TreeShape::kary, 2}, 64 * 1024,
+                                               kSlicedMinBytes, 64);
       std::vector<double> in(1000, 1.0), out(1000, -1.0);
       const bool odd = rank == 3;
       try {
@@ -431,7 +431,7 @@ TEST(TreeCollective, SeqCstOrdersGiveTheSameResults) {
 TEST(TreeCollective, ProdAndInt32Exact) {
   ThreadTeam team(5, 4096);
   team.run([&](int rank) {
-    auto coll = engine<TunedOrders>(team, rank, TreeSpec{}, 4096);
+    auto coll = tree_collective<TunedOrders>(team, rank, TreeSpec{}, 4096);
     int32_t in[3] = {rank + 1, -1, 2}, out[3];
     coll.allreduce(in, out, 3, Datatype::int32, Op::prod);
     EXPECT_EQ(out[0], 120);
@@ -445,7 +445,7 @@ TEST(TreeCollective, MismatchedCountThrowsTheSameMessageEverywhereThenRecovers) 
   ThreadTeam team(n, 4096);
   std::vector<std::string> messages(n);
   team.run([&](int rank) {
-    auto coll = engine<TunedOrders>(team, rank, TreeSpec{TreeShape::kary, 2}, 4096);
+    auto coll = tree_collective<TunedOrders>(team, rank, TreeSpec{TreeShape::kary, 2}, 4096);
     std::vector<double> in(100, 1.0), out(100);
     const std::size_t count = rank == 5 ? 11 : 10;
     try {
@@ -471,7 +471,7 @@ TEST(TreeCollective, MismatchedOperationTypeOpOrRootIsReported) {
     ThreadTeam team(n, 4096);
     std::vector<int> thrown(n, 0);
     team.run([&](int rank) {
-      auto coll = engine<TunedOrders>(team, rank, TreeSpec{}, 4096);
+      auto coll = tree_collective<TunedOrders>(team, rank, TreeSpec{}, 4096);
       double x[4] = {1, 2, 3, 4};
       const bool odd = rank == 3;
       try {
@@ -498,7 +498,7 @@ TEST(TreeCollective, SlicedChunkMismatchRunsTheLeaderStepOnceWithTheFailure) {
     std::atomic<int> steps{0}, failed_steps{0};
     std::vector<std::string> messages(n);
     team.run([&](int rank) {
-      auto coll = engine<TunedOrders>(team, rank, TreeSpec{TreeShape::kary, 2}, 4096, 256);
+      auto coll = tree_collective<TunedOrders>(team, rank, TreeSpec{TreeShape::kary, 2}, 4096, 256);
       auto step = [&](std::byte*, std::size_t, Status& status) {
         steps.fetch_add(1);
         if (status.failed()) failed_steps.fetch_add(1);
@@ -529,7 +529,7 @@ TEST(TreeCollective, FailingLeaderStepAndOwnFailureReachEveryRank) {
   ThreadTeam team(n, 4096);
   std::vector<std::string> messages(n), own(n);
   team.run([&](int rank) {
-    auto coll = engine<TunedOrders>(team, rank, TreeSpec{TreeShape::kary, 2}, 4096);
+    auto coll = tree_collective<TunedOrders>(team, rank, TreeSpec{TreeShape::kary, 2}, 4096);
     auto failing = [](std::byte*, std::size_t, Status&) { throw std::runtime_error("MPI_Allreduce failed"); };
     double x[2] = {1, 1};
     try {

@@ -36,7 +36,8 @@ class TreeCollective {
  public:
   /// `world_ranks[i]` names participant i in messages. The tree's root must be 0.
   /// Allreduce chunks of `sliced_min_bytes` or more are reduced in slices by everyone;
-  /// from `piece_bytes` up, without a leader step, they go through the tree in pieces.
+  /// smaller ones of 2 x `piece_bytes` or more, without a leader step, go through the tree
+  /// in pieces of at least `piece_bytes`.
   /// `board`: the node's CallBoard when a BoardBarrier shares the blocks, else null.
   TreeCollective(int self, std::vector<Participant> participants, Tree tree,
                  std::size_t buffer_bytes, WaitConfig wait, std::vector<int> world_ranks,

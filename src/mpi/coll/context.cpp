@@ -29,8 +29,10 @@ namespace {
 using mpi::mpi_op;
 using mpi::mpi_type;
 
-// The thread that created the latest Context makes the MPI calls (MPI_THREAD_SINGLE or
-// FUNNELED: every Context is made on that thread); the watchdog's helper thread must not
+// The thread that created the latest Context, taken for the one that makes the MPI calls:
+// at MPI_THREAD_SINGLE or FUNNELED every Context is made on it; at SERIALIZED (which
+// libhympi_pmpi serves too) another thread may make a call, and a watchdog that fires there
+// ends the process with std::abort, as from the watchdog's helper thread, which must not
 // call MPI_Abort.
 std::thread::id g_mpi_thread;
 
@@ -76,7 +78,7 @@ struct Context::Impl {
     core::set_watchdog_handler(&abort_job);
   }
 
-  /// The intranode engine, for a call of this Context (made at the engine's first call).
+  /// The node collectives, for a call of this Context (made at the engine's first call).
   mpi::NodeCollectives& node() {
     mpi::NodeCollectives& collectives = engine->node_collectives();
     collectives.set_caller(number);
@@ -146,7 +148,7 @@ core::WaitConfig detail::ContextAccess::wait(const Context& context) {
   return context.impl_->leaders.wait();
 }
 mpi::SharedArena& detail::ContextAccess::arena(Context& context) { return context.impl_->engine->arena; }
-mpi::TagBlocks& detail::ContextAccess::tag_blocks(Context& context) { return context.impl_->engine->halo_channels; }
+mpi::TagBlocks& detail::ContextAccess::tag_blocks(Context& context) { return context.impl_->engine->halo_tags; }
 int64_t detail::ContextAccess::engine_key(const Context& context) { return context.impl_->engine->key; }
 bool detail::ContextAccess::release_is_local(const Context& context) {
   return !context.impl_ || context.impl_->engine.use_count() > 1;

@@ -50,8 +50,8 @@ std::string resources_held() {
     if (const auto engine = e.lock()) {
       contexts += std::size_t(engine.use_count()) - 1;  // each Context holds one reference
       ++engines;
-      halos += std::size_t(engine->halo_channels.in_use());
-      comms += 3 + std::size_t(engine->halo_channels.communicators());  // world, node, leaders
+      halos += std::size_t(engine->halo_tags.in_use());
+      comms += 3 + std::size_t(engine->halo_tags.communicators());  // world, node, leaders
     }
   const auto count = [](std::size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); };
   return "hympi holds " + count(comms, "communicator") + " in this process for " + count(contexts, "Context") + " (" +
@@ -68,7 +68,7 @@ ContextEngine::ContextEngine(MPI_Comm comm, const Options& o, int64_t agreed_key
       // One window for the collectives' blocks and buffer, with room for the first Halos:
       // each further window costs a creation and the population of its pages.
       arena(topology.node(), o.collective_buffer_bytes + (64 << 10)),
-      halo_channels(topology.world()),
+      halo_tags(topology.world()),
       leaders(topology, wait_config(options, topology)),
       key(agreed_key) {}
 

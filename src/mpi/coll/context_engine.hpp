@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // What a Context runs on, and its sharing: the topology's communicators, the node's shared
 // arena (the collectives' blocks and buffer, the Halos' regions), the Halos' tag blocks,
-// the intranode engine and the leaders' MPI. Contexts on congruent communicators (the same
-// group in the same order: the same communicator again, MPI_Comm_dup's) with equal Options
-// share one engine, so a program that makes a Context per duplicate pays the set-up once.
+// the node collectives (NodeCollectives) and the leaders' MPI. Contexts on congruent
+// communicators (the same group in the same order: the same communicator again,
+// MPI_Comm_dup's) with equal Options share one engine, so a program that makes a Context
+// per duplicate pays the set-up once.
 //
 // Invariants:
 //  - A new Context joins an engine on every rank or on none: each rank proposes, in the
@@ -17,10 +18,10 @@
 //    calls come in the same order on every rank (as MPI requires of collectives on
 //    different communicators); each Context's number (mod 256) travels in its calls'
 //    descriptors: a rank in another Context's call is a mismatch on every rank.
-//  - The intranode engine (the collectives' blocks and buffer: the node's first window
-//    unless a Halo made one) is made at the engine's first collective call, which is the
-//    same call on every rank (the order above): a Context used for ghost updates only
-//    never holds it. That making is a set-up of its own: it begins with the set-up
+//  - The node collectives (their blocks and buffer: the node's first window unless a Halo
+//    made one) are made at the engine's first collective call, which is the same call on
+//    every rank (the order above): a Context used for ghost updates only never holds
+//    them. That making is a set-up of its own: it begins with the set-up
 //    agreement (a rank in another set-up meanwhile is an error on every rank; a rank that
 //    never comes, the watchdog's, as in any collective's wait) and ends with an error
 //    check over all ranks: made on every rank, or on none (released where it was made)
@@ -54,7 +55,7 @@ struct ContextEngine {
   /// The number of the next Context made on it: the same on every rank (mod 256).
   uint8_t number_next() { return contexts_++; }
 
-  /// The intranode engine, made at the first call (collective over the communicator).
+  /// The node collectives, made at the first call (collective over the communicator).
   NodeCollectives& node_collectives();
   /// Refusing every call since a failure beside a counter barrier (core/coll/call_board.hpp).
   bool broken() const { return node && node->broken(); }
@@ -62,7 +63,7 @@ struct ContextEngine {
   const Options options;
   Topology topology;
   SharedArena arena;        // the node collectives' regions, and the Halos'
-  TagBlocks halo_channels;  // the Halos' messages (after the topology: freed before it)
+  TagBlocks halo_tags;      // the Halos' messages (after the topology: freed before it)
   std::unique_ptr<NodeCollectives> node;  // null until node_collectives()
   LeaderComm leaders;
   LeaderCheck leader_check;

@@ -13,11 +13,12 @@
 namespace hympi::mpi {
 namespace {
 
+/// The NodeCollectives of one memory-order policy: its protocol objects.
 template <class Orders>
-class Engine final : public NodeCollectives {
+class NodeProtocols final : public NodeCollectives {
  public:
-  Engine(std::unique_ptr<ArenaLease> memory, int self, std::vector<core::Participant> participants,
-         core::Tree tree, const Options& options, core::WaitConfig wait, std::vector<int> world_ranks)
+  NodeProtocols(std::unique_ptr<ArenaLease> memory, int self, std::vector<core::Participant> participants,
+                core::Tree tree, const Options& options, core::WaitConfig wait, std::vector<int> world_ranks)
       : memory_(std::move(memory)),
         board_(self, participants, wait, world_ranks, options.barrier == BarrierAlgorithm::dissemination),
         tree_(self, participants, tree, options.collective_buffer_bytes, wait, world_ranks,
@@ -68,8 +69,8 @@ std::unique_ptr<NodeCollectives> make_node_collectives(const Topology& topology,
                                                        const Options& options,
                                                        const core::Tree& tree, SharedArena& arena) {
   // Control blocks and data buffers in separate regions: control lines never share a
-  // page with data, and each buffer is page-aligned. Released with the engine (or here,
-  // when the second allocation fails).
+  // page with data, and each buffer is page-aligned. Released with the NodeCollectives (or
+  // here, when the second allocation fails).
   auto memory = std::make_unique<ArenaLease>(arena);
   SharedRegion blocks = memory->allocate(sizeof(core::CollectiveBlock), alignof(core::CollectiveBlock));
   SharedRegion buffers = memory->allocate(options.collective_buffer_bytes, 4096);
@@ -86,10 +87,10 @@ std::unique_ptr<NodeCollectives> make_node_collectives(const Topology& topology,
   const int self = topology.node_rank();
   const auto& members = topology.node_members();
   if (core::kForceSeqCst || options.orders == MemoryOrders::seq_cst)
-    return std::make_unique<Engine<core::SeqCstOrders>>(std::move(memory), self, participants, tree, options, wait,
-                                                        members);
-  return std::make_unique<Engine<core::TunedOrders>>(std::move(memory), self, participants, tree, options, wait,
-                                                     members);
+    return std::make_unique<NodeProtocols<core::SeqCstOrders>>(std::move(memory), self, participants, tree, options,
+                                                               wait, members);
+  return std::make_unique<NodeProtocols<core::TunedOrders>>(std::move(memory), self, participants, tree, options, wait,
+                                                            members);
 }
 
 }  // namespace hympi::mpi

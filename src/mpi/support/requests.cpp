@@ -35,8 +35,8 @@ bool settled(MPI_Request request) {
   return flag != 0;
 }
 
-// A probe that matches nothing (no message is ever sent on MPI_COMM_SELF) runs the
-// progress engine. A program that waits in hympi while its own requests are pending (an
+// A probe that matches nothing (no message is ever sent on MPI_COMM_SELF) makes MPI's
+// progress. A program that waits in hympi while its own requests are pending (an
 // MPI_Isend whose rendezvous needs the sender's progress) gets the progress MPI promises to
 // a rank inside an MPI call. PMPI_: profilers see none of it.
 void drive_progress() {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Arguments of a collective set-up (a Context, Pattern, Halo, CartesianGrid,
-// SharedWindow, NodeShared, reordered_comm) that must be the same on every rank, checked
-// in one MPI_Iallgather that is the set-up's first collective call:
-//  - fixed size on every rank (kValues integers, the first one naming the set-up), so
+// Arguments of a collective set-up (a Context, a Context's first collective call, Pattern,
+// Halo, CartesianGrid, SharedWindow, NodeShared, reordered_comm) that must be the same on
+// every rank, checked in one MPI_Iallgather that is the set-up's first collective call:
+//  - fixed size on every rank (kSetupValues integers, the first one naming the set-up), so
 //    ranks inside different set-ups, or in the same one with other arguments, complete
 //    the same MPI call and learn it, instead of pairing unrelated collectives and hanging;
 //  - every rank sees every rank's values and builds the same message from them, so the

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Point-to-point channels for the objects of one Context without a communicator each:
+// Point-to-point messaging for the objects of one Context without a communicator each:
 // communicators duplicated once and shared, each object on a block of tags of its own.
 // MPI has few communicator ids (MPICH: 2,046 per process), while a code keeps thousands
 // of ghost-update objects alive; an object's block keeps its messages apart from those of

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// hympi::order_local_ids: the local ordering of halo/local_order.hpp, and the pattern
+// hympi::order_local_ids: the local numbering of halo/local_numbering.hpp, and the pattern
 // renumbered with it (collective: validated again). For patterns of one array.
-#include "halo/local_order.hpp"
+#include "halo/local_numbering.hpp"
 #include "halo/pattern_data.hpp"
 
 namespace hympi {
@@ -14,14 +14,14 @@ LocalOrdering order_local_ids(const Pattern& pattern) {
   std::vector<halo::NeighborIds> lists;
   for (std::size_t i = 0; i < d.neighbors.size(); ++i)
     lists.push_back({d.neighbors[i].send, d.neighbors[i].recv, d.intranode(i)});
-  halo::PointOrder order = halo::order_points(d.recv_points, lists);
+  halo::PointNumbering numbering = halo::number_points(d.recv_points, lists);
 
   std::vector<NeighborLists> renumbered = d.neighbors;
   for (NeighborLists& n : renumbered) {
-    for (int& id : n.send) id = order.new_id[std::size_t(id)];
-    for (int& id : n.recv) id = order.new_id[std::size_t(id)];
+    for (int& id : n.send) id = numbering.new_id[std::size_t(id)];
+    for (int& id : n.recv) id = numbering.new_id[std::size_t(id)];
   }
-  return {std::move(order.new_id), order.inner, order.boundary, order.ghosts,
+  return {std::move(numbering.new_id), numbering.inner, numbering.boundary, numbering.ghosts,
           Pattern::from_lists(*d.context, d.recv_points, std::move(renumbered), d.chunk, d.type)};
 }
 

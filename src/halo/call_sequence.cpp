@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "halo/call_order.hpp"
+#include "halo/call_sequence.hpp"
 
 #include <string>
 
 namespace hympi::halo {
 namespace {
 
-using Phase = CallOrder::Phase;
+using Phase = CallSequence::Phase;
 
 constexpr unsigned bit(Phase phase) { return 1u << unsigned(phase); }
 
@@ -42,7 +42,7 @@ static_assert(rules_in_order(), "kRules lists every HaloCall in declaration orde
 
 }  // namespace
 
-void CallOrder::check(HaloCall call) const {
+void CallSequence::check(HaloCall call) const {
   const Rule& r = rule(call);
   if (mode_ == r.mode && (r.from & bit(phase_))) return;  // every correct call: no string built
   const std::string what = std::string("hympi: Halo::") + r.name;
@@ -66,6 +66,6 @@ void CallOrder::check(HaloCall call) const {
               " or update" + form);
 }
 
-CallOrder::Phase CallOrder::next(HaloCall call) { return rule(call).to; }
+CallSequence::Phase CallSequence::next(HaloCall call) { return rule(call).to; }
 
 }  // namespace hympi::halo

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "halo/local_order.hpp"
+#include "halo/local_numbering.hpp"
 
 #include <algorithm>
 #include <cstddef>
 
 namespace hympi::halo {
 
-PointOrder order_points(int local_points, std::span<const NeighborIds> neighbors) {
+PointNumbering number_points(int local_points, std::span<const NeighborIds> neighbors) {
   const std::size_t n = std::size_t(local_points);
 
   // Neighbours in the order their groups are laid out: intranode first, then by list order.
@@ -26,7 +26,7 @@ PointOrder order_points(int local_points, std::span<const NeighborIds> neighbors
     for (int id : neighbors[i].recv) ghost[std::size_t(id)] = 1;
   }
 
-  PointOrder result{std::vector<int>(n, -1)};
+  PointNumbering result{std::vector<int>(n, -1)};
   int next = 0;
   auto place = [&](int id) {
     if (result.new_id[std::size_t(id)] < 0) result.new_id[std::size_t(id)] = next++;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The order of a Halo's calls on one rank, as a state machine. Vectors, in one array or
+// The sequence of a Halo's calls on one rank, as a state machine. Vectors, in one array or
 // in separate send and receive arrays (an update ends in the form it began):
 //   idle -> begin(v) -> in_flight -> end(v) -> idle
 //   idle -> begin(send, recv) -> in_flight_apart -> end(send, recv) -> idle
@@ -22,11 +22,11 @@ enum class HaloCall : uint8_t {
   begin, end, begin_apart, end_apart, acquire, begin_buffers, end_buffers, send_buffer, recv_buffer, test_buffers
 };
 
-class CallOrder {
+class CallSequence {
  public:
   enum class Phase : uint8_t { idle, filling, in_flight, in_flight_apart, received };
 
-  explicit CallOrder(HaloMode mode) : mode_(mode) {}
+  explicit CallSequence(HaloMode mode) : mode_(mode) {}
 
   /// Throws when `call` is not allowed now.
   void check(HaloCall call) const;

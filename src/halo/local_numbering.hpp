@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The local ordering of Figs. 8 and 17 of Quaranta & Maddegedara (2021), MPI-free:
+// The local numbering of Figs. 8 and 17 of Quaranta & Maddegedara (2021), MPI-free:
 // inner | boundary | ghost, so that most messages are contiguous (one memcpy, see
 // halo/copy_plan.hpp). Neighbours are laid out intranode first, then in list order; a
 // point sent to one neighbour goes in that neighbour's boundary range (in send-list
@@ -18,12 +18,12 @@ struct NeighborIds {
   bool intranode = false;
 };
 
-struct PointOrder {
+struct PointNumbering {
   std::vector<int> new_id;  // new_id[old local id]
   int inner = 0, boundary = 0, ghosts = 0;
 };
 
 /// The lists are valid (ids in 0 .. local_points-1, no ghost received twice or sent on).
-PointOrder order_points(int local_points, std::span<const NeighborIds> neighbors);
+PointNumbering number_points(int local_points, std::span<const NeighborIds> neighbors);
 
 }  // namespace hympi::halo
