@@ -370,10 +370,12 @@ TEST(ContextSharing, RanksInDifferentContextsFailOnEveryRank) {
   MPI_Comm_free(&dup);
 }
 
-/// MPI's progress rule through hympi: rank 0 MPI_Isends 4 MiB to rank 1 and enters a
-/// Context's collectives and a ghost update before it waits for the send; rank 1 receives
-/// first. The rendezvous needs rank 0's progress while it waits in hympi for rank 1 (it
-/// hung before hympi's waits drove MPI). Five rounds, data and results checked.
+/// MPI's progress rule through hympi: rank 0 MPI_Isends 4 MiB or 10,000 bytes to rank 1
+/// and enters a Context's collectives and a ghost update before it waits for the send;
+/// rank 1 receives first. The rendezvous (4 MiB) and the fragments (10,000 bytes with MPICH
+/// 4.0 over shared memory) need rank 0's progress while it waits in hympi for rank 1 (it
+/// hung before hympi's waits drove MPI). Six rounds, the sizes alternating, data and
+/// results checked.
 TEST(Progress, PendingIsendCompletesWhileWaitingInHympi) {
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -387,15 +389,16 @@ TEST(Progress, PendingIsendCompletesWhileWaitingInHympi) {
   else lists = {{right, {0}, {}}, {left, {}, {1}}};
   hympi::Halo halo(hympi::Pattern::from_lists(ctx, 2, lists), hympi::Strategy::shm);
   std::vector<double> big(std::size_t(4) << 17);  // 4 MiB
-  for (int round = 0; round < 5; ++round) {
+  for (int round = 0; round < 6; ++round) {
+    const std::size_t n = round % 2 ? 10000 / sizeof(double) : big.size();
     MPI_Request request = MPI_REQUEST_NULL;
     if (rank == 0) {
-      for (std::size_t i = 0; i < big.size(); ++i) big[i] = round * 1e7 + double(i);
-      MPI_Isend(big.data(), int(big.size()), MPI_DOUBLE, 1, round, MPI_COMM_WORLD, &request);
+      for (std::size_t i = 0; i < n; ++i) big[i] = round * 1e7 + double(i);
+      MPI_Isend(big.data(), int(n), MPI_DOUBLE, 1, round, MPI_COMM_WORLD, &request);
     } else if (rank == 1) {
-      MPI_Recv(big.data(), int(big.size()), MPI_DOUBLE, 0, round, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Recv(big.data(), int(n), MPI_DOUBLE, 0, round, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       std::size_t wrong = 0;
-      for (std::size_t i = 0; i < big.size(); ++i) wrong += big[i] != round * 1e7 + double(i);
+      for (std::size_t i = 0; i < n; ++i) wrong += big[i] != round * 1e7 + double(i);
       EXPECT_EQ(wrong, 0u) << "round " << round;
     }
     EXPECT_EQ(ctx.allreduce(int64_t(rank + round), Op::sum), int64_t(size) * (size - 1) / 2 + int64_t(size) * round);

@@ -2,33 +2,36 @@
 // A plain MPI program (no hympi in its source) that needs MPI's progress rule: a rank
 // inside an MPI call keeps its pending requests moving. Run with libhympi_pmpi preloaded
 // (every call served from the first), over shared memory and over TCP:
-//   test_pmpi_progress check   rank 0 MPI_Isends 4 MiB to rank 1 and enters MPI_Allreduce
-//       (then MPI_Barrier and MPI_Bcast) before waiting for it; rank 1 MPI_Recvs it first. The
-//       large message goes by rendezvous, which needs rank 0's progress while it waits in
-//       the collective for rank 1. Five rounds with changing data, each checked.
+//   test_pmpi_progress check   rank 0 MPI_Isends 4 MiB or 10,000 bytes to rank 1 and
+//       enters MPI_Allreduce (then MPI_Barrier and MPI_Bcast) before waiting for it; rank 1
+//       MPI_Recvs it first. The large message goes by rendezvous, the other in fragments
+//       (MPICH 4.0 over shared memory), each needs rank 0's progress while it waits in the
+//       collective for rank 1. Six rounds, the sizes alternating, with changing data, each
+//       checked.
 // Each rank counts its failures; every rank exits 1 when any rank failed.
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 
-enum { kDoubles = 4 * 1024 * 1024 / 8 };
+enum { kDoubles = 4 * 1024 * 1024 / 8, kMedium = 10000 / 8 };  // 4 MiB, 10,000 bytes
 
 int main(int argc, char** argv) {
   const char* mode = begin_test(&argc, &argv);
   int size;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   double* big = malloc(sizeof(double) * kDoubles);
-  for (int round = 0; round < 5 && size >= 2; ++round) {
+  for (int round = 0; round < 6 && size >= 2; ++round) {
+    const int n = round % 2 ? kMedium : kDoubles;
     MPI_Request request = MPI_REQUEST_NULL;
     if (world_rank == 0) {
-      for (int i = 0; i < kDoubles; ++i) big[i] = round * 1e6 + i;
-      MPI_Isend(big, kDoubles, MPI_DOUBLE, 1, round, MPI_COMM_WORLD, &request);
+      for (int i = 0; i < n; ++i) big[i] = round * 1e6 + i;
+      MPI_Isend(big, n, MPI_DOUBLE, 1, round, MPI_COMM_WORLD, &request);
     } else if (world_rank == 1) {
-      MPI_Recv(big, kDoubles, MPI_DOUBLE, 0, round, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Recv(big, n, MPI_DOUBLE, 0, round, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       int wrong = 0;
-      for (int i = 0; i < kDoubles; ++i) wrong += big[i] != round * 1e6 + i;
-      CHECK(wrong == 0, "round %d: %d of the 4 MiB message's values wrong", round, wrong);
+      for (int i = 0; i < n; ++i) wrong += big[i] != round * 1e6 + i;
+      CHECK(wrong == 0, "round %d: %d of the %d-double message's values wrong", round, wrong, n);
     }
     double in = world_rank + round, sum = 0;
     CHECK(MPI_Allreduce(&in, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS, "MPI_Allreduce failed");

@@ -35,13 +35,15 @@ bool settled(MPI_Request request) {
   return flag != 0;
 }
 
-// A probe that matches nothing (no message is ever sent on MPI_COMM_SELF) makes MPI's
-// progress. A program that waits in hympi while its own requests are pending (an
-// MPI_Isend whose rendezvous needs the sender's progress) gets the progress MPI promises to
-// a rank inside an MPI call. PMPI_: profilers see none of it.
+// A probe makes MPI's progress (it receives nothing, so the program's matching is
+// untouched). A program that waits in hympi while its own requests are pending (an
+// MPI_Isend whose rendezvous or fragments need the sender's progress) gets the progress
+// MPI promises to a rank inside an MPI call. On MPI_COMM_WORLD: MPICH 4.0's probe on
+// MPI_COMM_SELF left a pending 10,000-byte MPI_Isend to another rank undelivered (test
+// pmpi.progress.*). PMPI_: profilers see none of it.
 void drive_progress() {
   int flag = 0;
-  PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_SELF, &flag, MPI_STATUS_IGNORE);
+  PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
 }
 
 }  // namespace hympi::mpi

@@ -26,7 +26,7 @@ void cancel_receives(std::span<MPI_Request> requests);
 bool settled(MPI_Request request);
 
 /// MPI's progress, for core::WaitConfig::progress: drives Open MPI's and MPICH's progress
-/// as any MPI call does (needs MPI_COMM_SELF: the world model).
+/// as any MPI call does (needs MPI_COMM_WORLD: the world model).
 void drive_progress();
 
 }  // namespace hympi::mpi
