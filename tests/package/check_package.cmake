@@ -49,9 +49,10 @@ if(EXISTS ${prefix}/lib/libhympi_pmpi.so)
   endif()
   run(nm -D --defined-only --format=just-symbols ${prefix}/lib/libhympi_pmpi.so)
   # MPI_<Call>, its MPI-4 large-count form MPI_<Call>_c and its Fortran entries mpi_<call>_
-  # and mpi_<call>_f08_ (fortran.cpp), all compared in lower case (CMake's regular
-  # expressions take few groups).
-  set(calls "allreduce|barrier|bcast|init(_thread)?|finalize|session_init|reduce|neighbor_alltoallv?(_init)?|start(all)?|wait(all|any|some)?|test(all|any|some)?|request_(get_status|free)")
+  # and mpi_<call>_f08_ (fortran.cpp), MPI-4.1's MPI_Request_get_status_all/any/some where
+  # the MPI has them, all compared in lower case (CMake's regular expressions take at most
+  # nine groups).
+  set(calls "allreduce|barrier|bcast|init(_thread)?|finalize|session_init|reduce|neighbor_alltoallv?(_init)?|start(all)?|(wait|test)(all|any|some)?|request_(get_status(_all|_any|_some)?|free)")
   string(TOLOWER "${last_output}\n" exported)
   string(REGEX REPLACE "mpi_(${calls})(_c|_|_f08_)?\n" "" others "${exported}")
   string(STRIP "${others}" others)
