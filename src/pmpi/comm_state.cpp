@@ -2,8 +2,12 @@
 #include "pmpi/comm_state.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <exception>
+#include <functional>
 #include <memory>
+#include <numeric>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -54,6 +58,32 @@ std::vector<CommState*> g_detached;
 bool local_release(const CommState& s) {
   return !s.context || (!s.neighbor.exchange && s.neighbor.persistent.empty() &&
                         detail::ContextAccess::release_is_local(*s.context));
+}
+
+// Whether `s` is kept for its Context's engine alone (no neighbourhood exchange).
+bool engine_only(const CommState& s) { return !s.neighbor.exchange && s.neighbor.persistent.empty(); }
+
+// Deletes the kept states whose release has become local (a Context joined their engine since).
+void drop_local() {
+  std::erase_if(g_detached, [](CommState* s) {
+    if (!local_release(*s)) return false;
+    delete s;
+    return true;
+  });
+}
+
+// The ranks in `parent` (its group) of every rank of `comm`, or nothing when one is not there.
+std::optional<std::vector<int>> ranks_in(MPI_Comm comm, MPI_Group parent) {
+  MPI_Group group;
+  PMPI_Comm_group(comm, &group);
+  int size = 0;
+  PMPI_Group_size(group, &size);
+  std::vector<int> mine(static_cast<std::size_t>(size)), there(mine.size());
+  std::iota(mine.begin(), mine.end(), 0);
+  PMPI_Group_translate_ranks(group, size, mine.data(), parent, there.data());
+  PMPI_Group_free(&group);
+  if (std::ranges::find(there, MPI_UNDEFINED) != there.end()) return std::nullopt;
+  return there;
 }
 
 // MPI_Comm_free's attribute callback: local, as MPI's own free is (ranks free their
@@ -143,14 +173,51 @@ Path route(MPI_Comm comm, Context*& context, bool now) {
 
 NeighborSlot& neighbor_slot(MPI_Comm comm) { return state_of(comm)->neighbor; }
 
+void release_agreed(MPI_Comm parent) {
+  Inside inside;  // the agreement's and the releases' MPI calls are hympi's
+  drop_local();
+  // The states kept for an engine all of whose ranks are in parent: this rank's candidates.
+  struct Candidate {
+    int64_t key;
+    CommState* state;
+    std::vector<int> ranks;  // the engine's ranks, in parent
+  };
+  std::vector<Candidate> mine;
+  if (!g_detached.empty()) {
+    MPI_Group group;
+    PMPI_Comm_group(parent, &group);
+    for (CommState* s : g_detached)
+      if (engine_only(*s))
+        if (auto ranks = ranks_in(s->context->topology().world(), group))
+          mine.push_back({detail::ContextAccess::engine_key(*s->context), s, std::move(*ranks)});
+    PMPI_Group_free(&group);
+  }
+  int most = int(mine.size());
+  PMPI_Allreduce(MPI_IN_PLACE, &most, 1, MPI_INT, MPI_MAX, parent);
+  if (most == 0) return;  // no rank keeps one: the common case, one small allreduce
+  int size = 0;
+  PMPI_Comm_size(parent, &size);
+  std::vector<int64_t> listed(std::size_t(most), -1), all(std::size_t(size) * std::size_t(most));
+  for (std::size_t i = 0; i < mine.size(); ++i) listed[i] = mine[i].key;
+  PMPI_Allgather(listed.data(), most, MPI_INT64_T, all.data(), most, MPI_INT64_T, parent);
+  // An engine's key names one engine on each of its ranks, so an engine is released where
+  // every one of its ranks listed its key: on all of them (they read the same lists), by
+  // key, newest first, the same order on every rank (a rank holds no two with one key).
+  const auto lists = [&](int rank, int64_t key) {
+    const auto first = all.begin() + std::ptrdiff_t(rank) * most;
+    return std::find(first, first + most, key) != first + most;
+  };
+  std::ranges::sort(mine, std::greater<>(), &Candidate::key);
+  for (const Candidate& c : mine)
+    if (std::ranges::all_of(c.ranks, [&](int rank) { return lists(rank, c.key); })) {
+      std::erase(g_detached, c.state);
+      delete c.state;
+    }
+}
+
 void release_detached() {
   Inside inside;  // the releases' MPI calls are hympi's
-  // First those whose release is now local (a Context joined their engine since).
-  std::erase_if(g_detached, [](CommState* s) {
-    if (!local_release(*s)) return false;
-    delete s;
-    return true;
-  });
+  drop_local();
   // The others are the same on every rank: the frees of a correct program are, a free
   // never releases an engine, and a state is kept without an exchange only while it alone
   // holds its engine. Which freed Context holds an engine differs between ranks (the last

@@ -13,10 +13,13 @@
 //    sharing its engine with another Context or already released by MPI_Finalize, and no
 //    neighbourhood exchange, blocking or persistent) is released there; any other is
 //    detached whole, its engine joined meanwhile by a Context on a congruent communicator
-//    (a program that makes and frees thousands of duplicates holds one), and released at MPI_Finalize by engine, newest first, before the objects still
-//    alive there (release_detached: which freed Context is kept differs between ranks, so
-//    the order they were made in would not match). Persistent requests of a freed
-//    communicator keep working, as MPI's do.
+//    (a program that makes and frees thousands of duplicates holds one). A state kept for
+//    its engine alone is released at the first blocking communicator creation on a
+//    communicator that holds all the engine's ranks once each of them keeps it
+//    (release_agreed); every other at MPI_Finalize. Both go by engine, newest first,
+//    before the objects still alive at MPI_Finalize (which freed Context is kept differs
+//    between ranks, so the order they were made in would not match). Persistent requests
+//    of a freed communicator keep working, as MPI's do.
 //  - Intercommunicators and hympi's own communicators get a state that never has a Context.
 //  - A communicator's neighbourhood exchange (neighbor.hpp) is released before its Context.
 #pragma once
@@ -63,6 +66,10 @@ struct NeighborSlot {
 Path route(MPI_Comm comm, Context*& context, bool now = false);
 /// The neighbourhood slot of `comm`, after route() gave Path::hympi for it.
 NeighborSlot& neighbor_slot(MPI_Comm comm);
+/// Collective over `parent`, an intracommunicator (from a blocking communicator creation
+/// on it: communicators.cpp): releases the states MPI_Comm_free kept for an engine whose
+/// ranks are all in `parent` and all keep it; one MPI_Allreduce when no rank keeps one.
+void release_agreed(MPI_Comm parent);
 /// Collective over every rank (from MPI_Finalize, before PMPI_Finalize): releases the
 /// states MPI_Comm_free kept.
 void release_detached();

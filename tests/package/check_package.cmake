@@ -52,7 +52,7 @@ if(EXISTS ${prefix}/lib/libhympi_pmpi.so)
   # and mpi_<call>_f08_ (fortran.cpp), MPI-4.1's MPI_Request_get_status_all/any/some where
   # the MPI has them, all compared in lower case (CMake's regular expressions take at most
   # nine groups).
-  set(calls "allreduce|barrier|bcast|init(_thread)?|finalize|session_init|reduce|neighbor_alltoallv?(_init)?|start(all)?|(wait|test)(all|any|some)?|request_(get_status(_all|_any|_some)?|free)")
+  set(calls "allreduce|barrier|bcast|init(_thread)?|finalize|session_init|reduce|neighbor_alltoallv?(_init)?|start(all)?|(wait|test)(all|any|some)?|request_(get_status(_all|_any|_some)?|free)|comm_dup|comm_dup_with_info|comm_split|comm_split_type|comm_create|cart_create|cart_sub|graph_create|dist_graph_create|dist_graph_create_adjacent")
   string(TOLOWER "${last_output}\n" exported)
   string(REGEX REPLACE "mpi_(${calls})(_c|_|_f08_)?\n" "" others "${exported}")
   string(STRIP "${others}" others)
