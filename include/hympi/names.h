@@ -85,7 +85,7 @@
   X(binomial, HYMPI_TREE_BINOMIAL, 1)
 
 /* hympi_barrier_algorithm, hympi::BarrierAlgorithm: the barrier inside a node (HYMPI_BARRIER):
- *   combining      tree of arrival words carrying each call's descriptor, tree release
+ *   combining      tree of arrival words carrying each call's description, tree release
  *   counter_tree   one arrival counter at the leader, tree release (Quaranta &
  *                  Maddegedara (2021), Algorithm 2)
  *   counter_flat   one arrival counter, the leader releases everyone (their Algorithm 1)

@@ -21,7 +21,7 @@ struct TunedOrders {
   /// A load of such a word whose value gates reads of the peer's data.
   static constexpr std::memory_order observe = std::memory_order_acquire;
   /// Loads and stores that need no order of their own: words written before a publish and
-  /// read after the observe of it (call descriptors, failure records, small data, array
+  /// read after the observe of it (call descriptions, failure records, small data, array
   /// addresses), words ordered by MPI_Win_sync, statistics and wake-up hints.
   static constexpr std::memory_order hint = std::memory_order_relaxed;
 };

@@ -18,16 +18,16 @@
 #include "hympi/options.hpp"
 #include "hympi/topology.hpp"
 #include "mpi/node/shared_arena.hpp"
-#include "mpi/support/tag_blocks.hpp"
+#include "mpi/support/tag_ranges.hpp"
 
 namespace hympi::halo {
 
 class Refusals;
 
-/// A Halo's tags, offsets from ExchangeSetup::tag (its block of mpi::TagBlocks): the one
+/// A Halo's tags, offsets from ExchangeSetup::tag (its range of mpi::TagRanges): the one
 /// place they are listed.
 enum Tag : int { data = 0, node_pair = 1, refusal = 2 };
-static_assert(Tag::refusal < mpi::TagBlocks::kTagsPerBlock, "a Halo's tags fit its block");
+static_assert(Tag::refusal < mpi::TagRanges::kTagsPerRange, "a Halo's tags fit its range");
 
 /// The arrays of one update, one pointer per field: each part packs the points it sends
 /// from `send` and unpacks the points it receives into `recv`. The one-array form passes

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// What a Halo runs for one strategy: its block of tags on the Context's shared
-// communicators (its messages match nothing else: mpi/support/tag_blocks.hpp) and its
+// What a Halo runs for one strategy: its range of tags on the Context's shared
+// communicators (its messages match nothing else: mpi/support/tag_ranges.hpp) and its
 // regions of the Context's shared memory (returned when it goes), the shared fields where
 // the strategy needs them, and the strategy's parts (halo/strategies.hpp): begin() runs the
 // parts in order and end() in reverse, so the internode part, started first, overlaps the
@@ -63,8 +63,8 @@ class HaloParts {
   const Pattern::Data& pattern_;
   int fields_;
   HaloMode mode_;
-  mpi::TagBlocks* tag_blocks_ = nullptr;    // the Context's
-  mpi::TagBlock block_;                     // taken from tag_blocks_ until free()
+  mpi::TagRanges* tag_ranges_ = nullptr;    // the Context's
+  mpi::TagRange tags_;                      // taken from tag_ranges_ until free()
   mpi::ArenaLease arena_;                   // regions of the Context's arena
   std::vector<int> told_;                   // node_internode_neighbors: a refusal's addressees
   std::unique_ptr<Refusals> refusals_;      // the parts' waits check it: freed after them

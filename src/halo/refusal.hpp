@@ -33,10 +33,10 @@
 //    every rank of the node makes the same number of calls. Other strategies: stop = 0.
 //  - Messages nobody receives are left to MPI (small, so sent eagerly); a send not complete
 //    when the Halo is freed is freed unfinished and its text leaked, as MPI may still read it.
-//    When any rank posted or found a refusal, every rank gives the Halo's tag block back
+//    When any rank posted or found a refusal, every rank gives the Halo's tag range back
 //    dirty when the Halo is freed (halo_parts.cpp: they learn it in the free's allreduce):
 //    it is never used again, and its communicator outlives the Context
-//    (mpi/support/tag_blocks.hpp), so no later message can match one that waits there.
+//    (mpi/support/tag_ranges.hpp), so no later message can match one that waits there.
 #pragma once
 
 #include "core/halo/claimed_record.hpp"

@@ -643,7 +643,7 @@ TEST(HaloResources, ThousandsAliveEachUpdating) {
 }
 
 /// Halos of two Contexts on duplicates of one communicator (one shared engine: the same
-/// arena and tag blocks) in flight together, each receiving its own data.
+/// arena and tag ranges) in flight together, each receiving its own data.
 TEST(HaloResources, ContextsOnDuplicatesInFlightTogether) {
   const int me = world_rank(), size = world_size();
   MPI_Comm dup;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The barriers whose ranks meet on flags that carry no call descriptor, so the node's
+// The barriers whose ranks meet on flags that carry no call description, so the node's
 // CallBoard (call_board.hpp) checks them against the other collectives:
 //  - counter_flat / counter_tree: Quaranta & Maddegedara (2021), Algorithms 1 and 2: every
 //    rank increments one arrival counter in the leader's block; the leader waits for all

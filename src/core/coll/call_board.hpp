@@ -3,7 +3,7 @@
 // each other's arguments: the barriers of board_barrier.hpp (dissemination, the default,
 // and the counter barriers), the tree collectives and the flat small calls
 // (tree_collective.hpp). A rank in such a barrier signals only on flags without a call
-// descriptor, a rank in a tree collective only to its tree parent, a rank in a flat
+// description, a rank in a tree collective only to its tree parent, a rank in a flat
 // call only into the other ranks' flat channels, so a barrier on some ranks of a node
 // against an allreduce on the others (or a flat call against a tree one: counts on
 // both sides of its bound) would leave both waiting until the watchdog. With such a

@@ -57,7 +57,7 @@ class TreeCollective {
 
   /// The counter of this object's sweeps, for a BoardBarrier on the same blocks.
   SweepCounter& sweeps() { return sweeps_; }
-  /// The calls that follow carry `number` in their descriptors (CallDesc::context).
+  /// The calls that follow carry `number` in their descriptions (CallDesc::context).
   void set_caller(uint8_t number) { caller_ = number; }
 
  private:

@@ -148,7 +148,7 @@ core::WaitConfig detail::ContextAccess::wait(const Context& context) {
   return context.impl_->leaders.wait();
 }
 mpi::SharedArena& detail::ContextAccess::arena(Context& context) { return context.impl_->engine->arena; }
-mpi::TagBlocks& detail::ContextAccess::tag_blocks(Context& context) { return context.impl_->engine->halo_tags; }
+mpi::TagRanges& detail::ContextAccess::tag_ranges(Context& context) { return context.impl_->engine->halo_tags; }
 int64_t detail::ContextAccess::engine_key(const Context& context) { return context.impl_->engine->key; }
 bool detail::ContextAccess::release_is_local(const Context& context) {
   return !context.impl_ || context.impl_->engine.use_count() > 1;

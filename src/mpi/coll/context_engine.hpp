@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // What a Context runs on, and its sharing: the topology's communicators, the node's shared
-// arena (the collectives' blocks and buffer, the Halos' regions), the Halos' tag blocks,
+// arena (the collectives' blocks and buffer, the Halos' regions), the Halos' tag ranges,
 // the node collectives (NodeCollectives) and the leaders' MPI. Contexts on congruent
 // communicators (the same group in the same order: the same communicator again,
 // MPI_Comm_dup's) with equal Options share one engine, so a program that makes a Context
@@ -17,7 +17,7 @@
 //  - The Contexts of an engine run their collectives through the same channels, so their
 //    calls come in the same order on every rank (as MPI requires of collectives on
 //    different communicators); each Context's number (mod 256) travels in its calls'
-//    descriptors: a rank in another Context's call is a mismatch on every rank.
+//    descriptions: a rank in another Context's call is a mismatch on every rank.
 //  - The node collectives (their blocks and buffer: the node's first window unless a Halo
 //    made one) are made at the engine's first collective call, which is the same call on
 //    every rank (the order above): a Context used for ghost updates only never holds
@@ -41,7 +41,7 @@
 #include "mpi/coll/leader_comm.hpp"
 #include "mpi/coll/node_collectives.hpp"
 #include "mpi/node/shared_arena.hpp"
-#include "mpi/support/tag_blocks.hpp"
+#include "mpi/support/tag_ranges.hpp"
 
 namespace hympi::mpi {
 
@@ -63,7 +63,7 @@ struct ContextEngine {
   const Options options;
   Topology topology;
   SharedArena arena;        // the node collectives' regions, and the Halos'
-  TagBlocks halo_tags;      // the Halos' messages (after the topology: freed before it)
+  TagRanges halo_tags;      // the Halos' messages (after the topology: freed before it)
   std::unique_ptr<NodeCollectives> node;  // null until node_collectives()
   LeaderComm leaders;
   LeaderCheck leader_check;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The untyped part of hympi::NodeShared (include/hympi/node_shared.hpp, whose invariant
-// block this follows): the leader's segment of a node window, the object's passive-target
+// The untyped part of hympi::NodeShared (include/hympi/node_shared.hpp, whose invariants
+// this follows): the leader's segment of a node window, the object's passive-target
 // epoch, and the two synchronizations of a refresh.
 #include "hympi/node_shared.hpp"
 

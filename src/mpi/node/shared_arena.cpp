@@ -11,9 +11,9 @@ namespace hympi::mpi {
 SharedArena::SharedArena(MPI_Comm node, std::size_t slab_bytes)
     : node_(node), slab_bytes_(slab_bytes) {}
 
-long SharedArena::FreeBlocks::fit(std::size_t bytes, std::size_t alignment) const {
+long SharedArena::FreeSpans::fit(std::size_t bytes, std::size_t alignment) const {
   const auto start_in = [alignment](std::size_t offset) { return (offset + alignment - 1) & ~(alignment - 1); };
-  // The smallest block of bytes + alignment - 1 or more holds it wherever it starts.
+  // The smallest span of bytes + alignment - 1 or more holds it wherever it starts.
   if (auto it = by_size_.lower_bound({bytes + alignment - 1, 0}); it != by_size_.end()) return long(start_in(it->second));
   // Else a smaller one may, if it starts well (a freed region of this size, say): the
   // smallest few only, not the thousands of alignment gaps a slab full of small objects has.
@@ -23,25 +23,25 @@ long SharedArena::FreeBlocks::fit(std::size_t bytes, std::size_t alignment) cons
   return -1;
 }
 
-void SharedArena::FreeBlocks::add(std::size_t offset, std::size_t bytes) {
+void SharedArena::FreeSpans::add(std::size_t offset, std::size_t bytes) {
   by_offset_[offset] = bytes;
   by_size_.insert({bytes, offset});
 }
 
-void SharedArena::FreeBlocks::remove(std::map<std::size_t, std::size_t>::iterator block) {
-  by_size_.erase({block->second, block->first});
-  by_offset_.erase(block);
+void SharedArena::FreeSpans::remove(std::map<std::size_t, std::size_t>::iterator span) {
+  by_size_.erase({span->second, span->first});
+  by_offset_.erase(span);
 }
 
-void SharedArena::FreeBlocks::take(std::size_t offset, std::size_t bytes) {
-  auto block = std::prev(by_offset_.upper_bound(offset));
-  const std::size_t block_start = block->first, block_end = block->first + block->second;
-  remove(block);
-  if (block_start < offset) add(block_start, offset - block_start);
-  if (offset + bytes < block_end) add(offset + bytes, block_end - offset - bytes);
+void SharedArena::FreeSpans::take(std::size_t offset, std::size_t bytes) {
+  auto span = std::prev(by_offset_.upper_bound(offset));
+  const std::size_t span_start = span->first, span_end = span->first + span->second;
+  remove(span);
+  if (span_start < offset) add(span_start, offset - span_start);
+  if (offset + bytes < span_end) add(offset + bytes, span_end - offset - bytes);
 }
 
-void SharedArena::FreeBlocks::give(std::size_t offset, std::size_t bytes) {
+void SharedArena::FreeSpans::give(std::size_t offset, std::size_t bytes) {
   std::size_t start = offset, end = offset + bytes;
   auto next = by_offset_.lower_bound(start);
   if (next != by_offset_.end() && next->first == end) {
@@ -78,7 +78,7 @@ SharedRegion SharedArena::allocate(std::size_t bytes, std::size_t alignment) {
     check(MPI_Allreduce(&need, &slab, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, node_), "MPI_Allreduce (arena slab size)");
     SharedWindow window(node_, static_cast<std::size_t>(slab), 4096);
     const std::size_t mine = window.local_size();
-    slabs_.push_back({std::move(window), FreeBlocks(mine), 0});
+    slabs_.push_back({std::move(window), FreeSpans(mine), 0});
   }
   Slab& slab = slabs_[chosen];
   const std::size_t offset = std::size_t(slab.free.fit(bytes, alignment));
@@ -86,7 +86,7 @@ SharedRegion SharedArena::allocate(std::size_t bytes, std::size_t alignment) {
 
   SharedRegion region;
   region.local = slab.window.local() + offset;
-  // A reused block: zero before any peer learns where it is (past `written`: zero already).
+  // A reused span: zero before any peer learns where it is (past `written`: zero already).
   if (offset < slab.written) std::memset(region.local, 0, std::min(bytes, slab.written - offset));
   slab.written = std::max(slab.written, offset + bytes);
   unsigned long long my_offset = offset;

@@ -49,27 +49,27 @@ class SharedArena {
   std::size_t segment_bytes() const;
 
  private:
-  /// My segment's free blocks, by offset (to merge neighbours) and by size (to find a
+  /// My segment's free spans, by offset (to merge neighbours) and by size (to find a
   /// fit among thousands of alignment gaps without scanning them).
-  class FreeBlocks {
+  class FreeSpans {
    public:
-    explicit FreeBlocks(std::size_t bytes) { add(0, bytes); }
-    /// The offset of a free block's part that holds `bytes` at `alignment`, or -1.
+    explicit FreeSpans(std::size_t bytes) { add(0, bytes); }
+    /// The offset of a free span's part that holds `bytes` at `alignment`, or -1.
     long fit(std::size_t bytes, std::size_t alignment) const;
-    /// Takes [offset, offset + bytes), inside one free block.
+    /// Takes [offset, offset + bytes), inside one free span.
     void take(std::size_t offset, std::size_t bytes);
     /// Returns [offset, offset + bytes), merged with free neighbours.
     void give(std::size_t offset, std::size_t bytes);
 
    private:
     void add(std::size_t offset, std::size_t bytes);
-    void remove(std::map<std::size_t, std::size_t>::iterator block);
+    void remove(std::map<std::size_t, std::size_t>::iterator span);
     std::map<std::size_t, std::size_t> by_offset_;           // offset -> bytes
     std::set<std::pair<std::size_t, std::size_t>> by_size_;  // (bytes, offset)
   };
   struct Slab {
     SharedWindow window;
-    FreeBlocks free;
+    FreeSpans free;
     std::size_t written = 0;  // my segment past this offset is as the window came: zero
   };
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "mpi/support/tag_blocks.hpp"
+#include "mpi/support/tag_ranges.hpp"
 
 #include <algorithm>
 
@@ -8,12 +8,12 @@
 
 namespace hympi::mpi {
 
-TagBlocks::~TagBlocks() {
+TagRanges::~TagRanges() {
   for (std::size_t c = 0; c < comms_.size(); ++c)
     if (!keep_[c]) MPI_Comm_free(&comms_[c]);
 }
 
-TagBlock TagBlocks::take() {
+TagRange TagRanges::take() {
   int index;
   if (!free_.empty()) {
     index = free_.back();
@@ -29,7 +29,7 @@ TagBlock TagBlocks::take() {
         int flag = 0;
         MPI_Comm_get_attr(comm, MPI_TAG_UB, &value, &flag);
         const long long tag_ub = flag ? *static_cast<int*>(value) : 32767;  // the standard's least
-        per_comm_ = int(std::max(1LL, (tag_ub + 1) / kTagsPerBlock));
+        per_comm_ = int(std::max(1LL, (tag_ub + 1) / kTagsPerRange));
       }
       comms_.push_back(comm);
       keep_.push_back(false);
@@ -38,14 +38,14 @@ TagBlock TagBlocks::take() {
     index = next_++;
   }
   ++in_use_;
-  return {comms_[std::size_t(index / per_comm_)], (index % per_comm_) * kTagsPerBlock, index};
+  return {comms_[std::size_t(index / per_comm_)], (index % per_comm_) * kTagsPerRange, index};
 }
 
-void TagBlocks::give_back(const TagBlock& block, bool dirty) {
-  if (block.index < 0) return;
+void TagRanges::give_back(const TagRange& range, bool dirty) {
+  if (range.index < 0) return;
   --in_use_;
-  if (dirty) keep_[std::size_t(block.index / per_comm_)] = true;
-  else free_.push_back(block.index);
+  if (dirty) keep_[std::size_t(range.index / per_comm_)] = true;
+  else free_.push_back(range.index);
 }
 
 }  // namespace hympi::mpi
