@@ -52,11 +52,31 @@ std::optional<Datatype> reduction_type(MPI_Datatype type) {
 }
 
 std::optional<Op> reduction_op(MPI_Op op) {
-  const std::array<std::pair<MPI_Op, Op>, 4> table = {
+  static const std::array<std::pair<MPI_Op, Op>, 4> table = {
       {{MPI_SUM, Op::sum}, {MPI_PROD, Op::prod}, {MPI_MIN, Op::min}, {MPI_MAX, Op::max}}};
   for (const auto& [mpi, hympi] : table)
     if (mpi == op) return hympi;
   return std::nullopt;
+}
+
+// Whether reductions of `type` with `op` can be served, and how; else why not.
+std::optional<Reduction> decide_reduction(MPI_Datatype type, MPI_Op op, Path& why) {
+  const std::optional<Datatype> t = reduction_type(type);
+  const std::optional<Op> o = reduction_op(op);
+  if (!t) {
+    why = Path::datatype;
+    return std::nullopt;
+  }
+  if (!o) {
+    why = Path::op;
+    return std::nullopt;
+  }
+  const bool floating = *t == Datatype::float64 || *t == Datatype::float32;
+  if (floating && (*o == Op::min || *o == Op::max)) {
+    why = Path::float_min_max;
+    return std::nullopt;
+  }
+  return Reduction{*t, *o};
 }
 
 }  // namespace
@@ -83,22 +103,25 @@ bool plain(MPI_Datatype type) {
 }
 
 std::optional<Reduction> reduction_of(MPI_Datatype type, MPI_Op op, Path& why) {
-  const std::optional<Datatype> t = reduction_type(type);
-  const std::optional<Op> o = reduction_op(op);
-  if (!t) {
-    why = Path::datatype;
-    return std::nullopt;
+  // The last pair asked about and the answer (a program reduces few pairs, and every
+  // falling-through call asks): only predefined handles are served, and a derived type or
+  // user op whose handle MPI reuses after a free is refused as its predecessor was. No
+  // lock: programs at MPI_THREAD_MULTIPLE never get here (Path::thread_multiple).
+  static MPI_Datatype last_type = MPI_DATATYPE_NULL;
+  static MPI_Op last_op = MPI_OP_NULL;
+  static std::optional<Reduction> last;
+  static Path last_why = Path::hympi;
+  if (type == last_type && op == last_op && type != MPI_DATATYPE_NULL) {
+    if (!last) why = last_why;
+    return last;
   }
-  if (!o) {
-    why = Path::op;
-    return std::nullopt;
-  }
-  const bool floating = *t == Datatype::float64 || *t == Datatype::float32;
-  if (floating && (*o == Op::min || *o == Op::max)) {
-    why = Path::float_min_max;
-    return std::nullopt;
-  }
-  return Reduction{*t, *o};
+  Path decided = Path::hympi;
+  last = decide_reduction(type, op, decided);
+  last_type = type;
+  last_op = op;
+  last_why = decided;
+  if (!last) why = decided;
+  return last;
 }
 
 std::optional<Words> broadcast_words(std::size_t bytes) {
