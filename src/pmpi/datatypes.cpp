@@ -111,16 +111,12 @@ std::optional<Reduction> reduction_of(MPI_Datatype type, MPI_Op op, Path& why) {
   static MPI_Op last_op = MPI_OP_NULL;
   static std::optional<Reduction> last;
   static Path last_why = Path::hympi;
-  if (type == last_type && op == last_op && type != MPI_DATATYPE_NULL) {
-    if (!last) why = last_why;
-    return last;
+  if (type != last_type || op != last_op || type == MPI_DATATYPE_NULL) {
+    last = decide_reduction(type, op, last_why);
+    last_type = type;
+    last_op = op;
   }
-  Path decided = Path::hympi;
-  last = decide_reduction(type, op, decided);
-  last_type = type;
-  last_op = op;
-  last_why = decided;
-  if (!last) why = decided;
+  if (!last) why = last_why;
   return last;
 }
 
