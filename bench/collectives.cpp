@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -69,7 +70,9 @@ nlohmann::json bench_barrier(Context& ctx, const Method& method) {
 }
 
 nlohmann::json bench_collective(Context& ctx, const Method& method, Collective op,
-                                const std::vector<std::size_t>& sizes, DataMode mode, const OffCache& off_cache) {
+                                const std::vector<std::size_t>& sizes, const DataOptions& data) {
+  const DataMode mode = data.mode;
+  const OffCache& off_cache = data.off_cache;
   auto seq_cst = variant(ctx, [](Options& o) { o.orders = MemoryOrders::seq_cst; });
   MPI_Comm comm = ctx.topology().world();
   const double rank = ctx.topology().world_rank();
@@ -90,14 +93,21 @@ nlohmann::json bench_collective(Context& ctx, const Method& method, Collective o
     // the region, the output right after the input.
     std::unique_ptr<Rotation> places;
     if (off_cache.on()) places = std::make_unique<Rotation>(2 * count * sizeof(double), off_cache.region_bytes());
-    std::vector<double> fixed(2 * count, 1.0 + rank);
+    // In cache: input and output at `page_offset` after a 4 KiB boundary when asked for.
+    constexpr std::size_t kPage = 4096;
+    std::vector<double> fixed(2 * count + (data.page_offset >= 0 ? kPage / sizeof(double) : 0), 1.0 + rank);
+    double* start = fixed.data();
+    if (data.page_offset >= 0) {
+      const auto address = reinterpret_cast<std::uintptr_t>(start);
+      start += ((kPage - address % kPage) % kPage + std::size_t(data.page_offset)) % kPage / sizeof(double);
+    }
     double call = 0, checksum = 0;
     double *last_in = nullptr, *last_out = nullptr;  // the last call's buffers, for check
     // Around every call of every contender alike: a new input, the result read.
     auto fresh = [&](auto run) {
       return [&, run] {
         call += 1;
-        double* in = places ? places->at(std::uint32_t(call)) : fixed.data();
+        double* in = places ? places->at(std::uint32_t(call)) : start;
         double* out = in + count;
         last_in = in;
         last_out = out;
@@ -138,12 +148,16 @@ nlohmann::json bench_collective(Context& ctx, const Method& method, Collective o
                             if (op == Collective::reduce) MPI_Reduce(in, out, int(count), MPI_DOUBLE, MPI_SUM, 0, comm);
                           }),
                           check});
+    const std::string where = data.page_offset >= 0 && !places
+                                  ? fmt::format("buffers {} B after a 4 KiB boundary", data.page_offset)
+                                  : off_cache.describe();
     // Large messages: fewer inner calls, same number of samples.
     Method m = method;
     if (bytes >= (64u << 10)) m.inner = std::max(1, method.inner / 10);
     const auto samples = measure(ctx, contenders, m);
-    nlohmann::json record = report(names_of(op).name, count * sizeof(double), contenders, samples, m, off_cache.describe());
+    nlohmann::json record = report(names_of(op).name, count * sizeof(double), contenders, samples, m, where);
     record["data"] = name_of(mode);
+    if (data.page_offset >= 0 && !places) record["page_offset"] = data.page_offset;
     off_cache.annotate(record);
     MPI_Allreduce(MPI_IN_PLACE, &checksum, 1, MPI_DOUBLE, MPI_SUM, comm);  // what every rank read
     record["checksum"] = checksum;

@@ -8,7 +8,6 @@
 
 #include "app_data.hpp"
 #include "method.hpp"
-#include "off_cache.hpp"
 
 namespace hympi::bench {
 
@@ -31,9 +30,10 @@ inline const CollectiveNames& names_of(Collective op) { return kCollectiveNames[
 /// input every call (best case, labelled). Off-cache (fresh data only): every call's input
 /// and output at the next place of the region (off_cache.hpp). Every contender's result is
 /// checked in the warm-up (a wrong one is reported and not timed); the record's checksum
-/// is the sum of what every rank read.
+/// is the sum of what every rank read. In cache with `data.page_offset` >= 0: the input and
+/// output start that many bytes after a 4 KiB boundary (the record's "page_offset").
 nlohmann::json bench_collective(Context& ctx, const Method& method, Collective op,
-                                const std::vector<std::size_t>& sizes, DataMode mode, const OffCache& off_cache);
+                                const std::vector<std::size_t>& sizes, const DataOptions& data);
 
 /// Quaranta & Maddegedara (2021), Section 4.4 / Fig. 13: the 8-byte allreduce with the
 /// tree ordered by the hardware (sockets, L3; hwloc) and in rank order. Launch it once per

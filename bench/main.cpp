@@ -2,7 +2,7 @@
 // hympi-bench: hympi against the MPI library's own operations, side by side in one launch.
 //   mpiexec -n 2 hympi-bench barrier|allreduce|bcast|reduce|dot|sync|affinity|halo|halo-grid|halo-mesh|stats|apps|petsc|bindings|setup|all
 //                            [--outer 100] [--inner 100] [--rounds 5] [--json F] [--ranks-per-node K]
-//                            [--cached-data | --off-cache]
+//                            [--cached-data | --off-cache | --page-offset B]
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 #include <mpi.h>
@@ -64,6 +64,11 @@ int main(int argc, char** argv) {
                  "last-level cache (hwloc; IMB's -off_cache), not where the previous call left them in the cache "
                  "(shm_direct and the one_copy floor cannot rotate: left out)")
         ->excludes("--cached-data");
+    app.add_option("--page-offset", data.page_offset,
+                   "allreduce, bcast, reduce in cache: the program's buffers start this many bytes after a 4 KiB "
+                   "boundary (a multiple of 8; default: where the allocator puts them)")
+        ->check(CLI::Range(0, 4088) & CLI::Validator([](std::string& v) { return std::stoi(v) % 8 ? "not a multiple of 8" : ""; }, "multiple of 8"))
+        ->excludes("--off-cache");
     app.add_option("--break-contender", data.broken, "test hook: make this ghost-update contender's result wrong")
         ->group("");  // hidden
     app.fallthrough();  // subcommands inherit it: options may follow the subcommand
@@ -185,7 +190,7 @@ int main(int argc, char** argv) {
                                   std::tuple{bcast, Collective::bcast, &bcast_sizes},
                                   std::tuple{reduce, Collective::reduce, &reduce_sizes}})
       if (sub->parsed() || all->parsed())
-        for (auto& r : hympi::bench::bench_collective(ctx, method, op, *sizes, data.mode, data.off_cache))
+        for (auto& r : hympi::bench::bench_collective(ctx, method, op, *sizes, data))
           out["benchmarks"].push_back(r);
     if (dot->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_dot(ctx, method));
     if (sync->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_sync(ctx, method.outer));

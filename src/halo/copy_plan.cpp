@@ -3,6 +3,8 @@
 
 #include <cstring>
 
+#include "core/copy.hpp"
+
 namespace hympi::halo {
 namespace {
 
@@ -48,7 +50,7 @@ CopyPlan::CopyPlan(std::span<const int> src, std::span<const int> dst, std::size
 
 void CopyPlan::run(const std::byte* src, std::byte* dst) const {
   if (!by_point_) {
-    for (const Segment& s : segments_) std::memcpy(dst + s.to, src + s.from, s.bytes);
+    for (const Segment& s : segments_) core::copy_bytes(dst + s.to, src + s.from, s.bytes);
     return;
   }
   const std::size_t n = from_.size();

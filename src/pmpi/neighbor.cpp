@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
-#include <cstring>
 #include <set>
 #include <string>
 
+#include "core/copy.hpp"
 #include "hympi/types.hpp"
 #include "pmpi/datatypes.hpp"
 
@@ -216,7 +216,7 @@ void NeighborExchange::start(const Blocks& send, const TypeLayout& st) {
     if (bytes <= room && (st.contiguous || std::size_t(packed) <= room)) {
       int position = int(bytes);  // what the receiver reads: a packed form longer than the data
       if (st.contiguous || !bytes) {  // is a count mismatch there, not garbage
-        if (bytes) std::memcpy(slot.data() + kHeader, from, bytes);
+        if (bytes) core::copy_bytes(slot.data() + kHeader, from, bytes);
       } else {
         position = 0;
         PMPI_Pack(from, int(count), send.type, slot.data() + kHeader, int(room), &position, side_);
@@ -254,7 +254,7 @@ void NeighborExchange::finish(const Blocks& recv, const TypeLayout& rt) {
       requests_.emplace_back();
       irecv(to, count, recv.type, sources_[j], tag_, side_, &requests_.back());
     } else if (rt.contiguous) {
-      if (bytes) std::memcpy(to, slot.data() + kHeader, bytes);
+      if (bytes) core::copy_bytes(to, slot.data() + kHeader, bytes);
     } else if (bytes) {  // a slot holds at most INT_MAX bytes: the count of nonempty elements fits an int
       int position = 0;
       PMPI_Unpack(slot.data() + kHeader, int(bytes), &position, to, int(count), recv.type, side_);

@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
+#include "core/copy.hpp"
 #include "halo/copy_plan.hpp"
 
 using hympi::halo::CopyPlan;
@@ -68,4 +70,26 @@ TEST(CopyPlan, EmptyPlanCopiesNothing) {
   EXPECT_EQ(plan.bytes(), 0u);
   EXPECT_EQ(plan.copies(), 0u);
   plan.run(nullptr, nullptr);
+}
+
+// core::copy_bytes, which a contiguous run goes through: the same bytes as memcpy at every
+// distance between destination and source modulo 4 KiB that it treats apart (1-63: backwards)
+// and around it, for sizes below, at and above a piece, and nothing written outside.
+TEST(CopyBytes, EveryShortDistanceAndSize) {
+  const std::size_t page = 4096;
+  const std::vector<std::byte> from = numbered(3 * page + 70000);
+  for (std::size_t n : {std::size_t(0), std::size_t(1), hympi::core::kShortCopy - 1, hympi::core::kShortCopy,
+                        hympi::core::kShortCopy + 1, std::size_t(3 * 2048 + 5), std::size_t(4096 + 64), std::size_t(65536 + 3)})
+    for (std::size_t distance : {0, 1, 7, 8, 15, 16, 33, 63, 64, 65, 4095}) {
+      std::vector<std::byte> to(n + 2 * page, std::byte{0xEE});
+      // Source and destination `distance` apart modulo 4 KiB, whatever the vectors' addresses.
+      const auto address = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
+      std::byte* dst = to.data() + (page - address(to.data()) % page);
+      const std::byte* src = from.data() + (page - address(from.data()) % page) + (page - distance) % page;
+      hympi::core::copy_bytes(dst, src, n);
+      ASSERT_EQ(std::memcmp(dst, src, n), 0) << n << " bytes at distance " << distance;
+      for (const std::byte* p = to.data(); p < dst; ++p) ASSERT_EQ(*p, std::byte{0xEE});
+      for (const std::byte* p = dst + n; p < to.data() + to.size(); ++p) ASSERT_EQ(*p, std::byte{0xEE});
+      ASSERT_EQ((address(dst) - address(src)) % page, distance);
+    }
 }

@@ -3,10 +3,10 @@
 #include "core/coll/sliced_allreduce.hpp"
 
 #include <cstddef>
-#include <cstring>
 
 #include "core/coll/reduce_ops.hpp"
 #include "core/coll/tree_collective.hpp"
+#include "core/copy.hpp"
 #include "core/memory_order.hpp"
 
 namespace hympi::core {
@@ -23,8 +23,8 @@ void TreeCollective<Orders>::sliced_allreduce(const Call& call, const Work& work
   const std::size_t first = work.count * k / p, last = work.count * (k + 1) / p, offset = first * elem;
   const std::size_t slice_bytes = (last - first) * elem;
   std::byte* mine = participants_[self_].buffer;
-  std::memcpy(mine, work.in, offset);  // A: every slice but mine, which only I read (from work.in)
-  std::memcpy(mine + offset + slice_bytes, work.in + offset + slice_bytes, bytes - offset - slice_bytes);
+  copy_bytes(mine, work.in, offset);  // A: every slice but mine, which only I read (from work.in)
+  copy_bytes(mine + offset + slice_bytes, work.in + offset + slice_bytes, bytes - offset - slice_bytes);
   sweep(sweeps_.next(), call, sync, step, true);  // 2: every input is in its buffer
   if (last > first) {  // B: my slice, participants in order, into the root's buffer
     auto input = [&](std::size_t q) { return q == k ? work.in + offset : participants_[q].buffer + offset; };
@@ -32,7 +32,7 @@ void TreeCollective<Orders>::sliced_allreduce(const Call& call, const Work& work
     for (std::size_t q = 2; q < p; ++q) combine(root + offset, root + offset, input(q), last - first, work.type, work.op);
   }
   sweep(sweeps_.next(), call, sync, step);        // 3: the root's buffer holds the chunk's result
-  std::memcpy(work.out, root, bytes);  // C
+  copy_bytes(work.out, root, bytes);  // C
 }
 
 template void TreeCollective<TunedOrders>::sliced_allreduce(const Call&, const Work&, LeaderStep);

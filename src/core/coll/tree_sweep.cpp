@@ -3,10 +3,10 @@
 #include "core/coll/tree_sweep.hpp"
 
 #include <cstddef>
-#include <cstring>
 
 #include "core/coll/reduce_ops.hpp"
 #include "core/coll/tree_collective.hpp"
+#include "core/copy.hpp"
 #include "core/memory_order.hpp"
 
 namespace hympi::core {
@@ -132,7 +132,7 @@ void TreeCollective<Orders>::up_data(const Work& work) {
       return;
     case UpData::reduce: {
       if (children.empty()) {
-        std::memcpy(mine, work.in, bytes);
+        copy_bytes(mine, work.in, bytes);
         return;
       }
       combine(mine, work.in, from(children[0]), work.count, work.type, work.op);
@@ -142,11 +142,11 @@ void TreeCollective<Orders>::up_data(const Work& work) {
     }
     case UpData::forward_root: {
       if (self_ == work.node_root) {
-        std::memcpy(mine, work.in, bytes);
+        copy_bytes(mine, work.in, bytes);
         return;
       }
       for (int child : children)
-        if (forwards_root(work) && tree_.in_subtree(child, work.node_root)) std::memcpy(mine, from(child), bytes);
+        if (forwards_root(work) && tree_.in_subtree(child, work.node_root)) copy_bytes(mine, from(child), bytes);
       return;
     }
   }
@@ -162,16 +162,16 @@ void TreeCollective<Orders>::down_data(const Work& work, const std::byte* inline
 
   if (work.down == DownData::towards_root && !forwards_root(work)) return;
   if (parent < 0) {  // the root's buffer already holds the result
-    if (work.out) std::memcpy(work.out, mine, bytes);
+    if (work.out) copy_bytes(work.out, mine, bytes);
     return;
   }
   const std::byte* from_parent = inline_from ? inline_from : participants_[parent].buffer + work.at;
   const bool relay = work.down == DownData::everyone ? has_children : self_ != work.node_root;
   if (relay) {  // my children read my buffer, or get it in their words (down_sweep)
-    std::memcpy(mine, from_parent, bytes);
+    copy_bytes(mine, from_parent, bytes);
     from_parent = mine;  // a local copy is cheaper to read again
   }
-  if (work.out) std::memcpy(work.out, from_parent, bytes);
+  if (work.out) copy_bytes(work.out, from_parent, bytes);
 }
 
 template void TreeCollective<TunedOrders>::sweep(uint64_t, const Call&, const Work&, LeaderStep, bool);
