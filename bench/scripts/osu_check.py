@@ -5,7 +5,8 @@ hympi-osu-probe (plain MPI, OSU's method) and hympi-bench (the method of Quarant
 Maddegedara (2021)) several times, and compares per operation the median over launches of
 the probe's average latency with that of hympi-bench's median: MPI_Barrier, MPI_Allreduce
 8 B - 1 MiB, and the bare ring exchange (Irecv/Isend/Waitall, hympi-bench's `bare_mpi`
-floor, run with --cached-data: OSU's probe re-sends unchanged buffers too) at 4-256 KiB.
+floor) at 4-256 KiB; hympi-bench with --cached-data (OSU's probe reuses unchanged buffers:
+hympi-bench's default, fresh data written and read around every call, times that work too).
 Standard library only.
 
     bench/scripts/osu_check.py --build build/openmpi [--np 2] [--launches 3] [--outer 30] [--tolerance 0.2]
@@ -62,11 +63,11 @@ def probe(mpiexec, build, extra=(), program=None):
 
 
 def bench(mpiexec, build, outer):
-    """The same keys from hympi-bench's medians (barrier, allreduce, halo on cached data: three
-    launches)."""
+    """The same keys from hympi-bench's medians (barrier; allreduce and halo on cached data, as
+    the probe's: three launches)."""
     rows = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for sub, extra in (("barrier", []), ("allreduce", []), ("halo", ["--cached-data"])):
+        for sub, extra in (("barrier", []), ("allreduce", ["--cached-data"]), ("halo", ["--cached-data"])):
             path = os.path.join(tmp, sub + ".json")
             run(mpiexec + [os.path.join(build, "bench", "hympi-bench"), sub, "--outer", str(outer), "--json", path]
                 + extra)
