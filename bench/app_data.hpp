@@ -34,8 +34,8 @@ const char* describe(DataMode mode);
 struct DataOptions {
   DataMode mode = DataMode::fresh;
   OffCache off_cache;  // with fresh data only
-  /// Allreduce, bcast and reduce in cache: the program's buffers start this many bytes
-  /// after a 4 KiB boundary (a multiple of 8; -1: where the allocator puts them), so that
+  /// Allreduce, bcast and reduce in cache: the input and the output each start this many
+  /// bytes after a 4 KiB boundary (a multiple of 8; -1: where the allocator puts them), so that
   /// copies whose speed depends on where buffers lie can be measured at a chosen layout.
   int page_offset = -1;
   /// Test hook: the contender of this name gets one ghost one iteration stale on the last

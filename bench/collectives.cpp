@@ -93,11 +93,14 @@ nlohmann::json bench_collective(Context& ctx, const Method& method, Collective o
     // the region, the output right after the input.
     std::unique_ptr<Rotation> places;
     if (off_cache.on()) places = std::make_unique<Rotation>(2 * count * sizeof(double), off_cache.region_bytes());
-    // In cache: input and output at `page_offset` after a 4 KiB boundary when asked for.
-    constexpr std::size_t kPage = 4096;
-    std::vector<double> fixed(2 * count + (data.page_offset >= 0 ? kPage / sizeof(double) : 0), 1.0 + rank);
+    // In cache: the input, and the output `gap` doubles after it; with a page offset each
+    // starts that many bytes after a 4 KiB boundary.
+    constexpr std::size_t kPage = 4096, kPageDoubles = kPage / sizeof(double);
+    const bool placed = data.page_offset >= 0;
+    const std::size_t gap = placed ? (count + kPageDoubles - 1) / kPageDoubles * kPageDoubles : count;
+    std::vector<double> fixed(gap + count + (placed ? kPageDoubles : 0), 1.0 + rank);
     double* start = fixed.data();
-    if (data.page_offset >= 0) {
+    if (placed) {
       const auto address = reinterpret_cast<std::uintptr_t>(start);
       start += ((kPage - address % kPage) % kPage + std::size_t(data.page_offset)) % kPage / sizeof(double);
     }
@@ -108,7 +111,7 @@ nlohmann::json bench_collective(Context& ctx, const Method& method, Collective o
       return [&, run] {
         call += 1;
         double* in = places ? places->at(std::uint32_t(call)) : start;
-        double* out = in + count;
+        double* out = in + gap;
         last_in = in;
         last_out = out;
         if (mode == DataMode::fresh && writes)

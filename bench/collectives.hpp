@@ -31,7 +31,7 @@ inline const CollectiveNames& names_of(Collective op) { return kCollectiveNames[
 /// and output at the next place of the region (off_cache.hpp). Every contender's result is
 /// checked in the warm-up (a wrong one is reported and not timed); the record's checksum
 /// is the sum of what every rank read. In cache with `data.page_offset` >= 0: the input and
-/// output start that many bytes after a 4 KiB boundary (the record's "page_offset").
+/// the output each start that many bytes after a 4 KiB boundary (the record's "page_offset").
 nlohmann::json bench_collective(Context& ctx, const Method& method, Collective op,
                                 const std::vector<std::size_t>& sizes, const DataOptions& data);
 

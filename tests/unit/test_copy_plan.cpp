@@ -74,12 +74,26 @@ TEST(CopyPlan, EmptyPlanCopiesNothing) {
 
 // core::copy_bytes, which a contiguous run goes through: the same bytes as memcpy at every
 // distance between destination and source modulo 4 KiB that it treats apart (1-63: backwards)
-// and around it, for sizes below, at and above a piece, and nothing written outside.
+// and around it, for sizes below, at and above 2 KiB and 1 MiB, and nothing written outside.
+namespace {
+
+/// Bytes that do not repeat within these sizes: a copy shifted by any amount differs.
+std::vector<std::byte> unrepeated(std::size_t bytes) {
+  std::vector<std::byte> v(bytes);
+  std::uint32_t x = 12345;
+  for (auto& b : v) b = std::byte((x = x * 1664525u + 1013904223u) >> 24);
+  return v;
+}
+
+}  // namespace
+
 TEST(CopyBytes, EveryShortDistanceAndSize) {
   const std::size_t page = 4096;
-  const std::vector<std::byte> from = numbered(3 * page + 70000);
+  const std::size_t longest = hympi::core::kLongCopy + 64;
+  const std::vector<std::byte> from = unrepeated(longest + 3 * page);
   for (std::size_t n : {std::size_t(0), std::size_t(1), hympi::core::kShortCopy - 1, hympi::core::kShortCopy,
-                        hympi::core::kShortCopy + 1, std::size_t(3 * 2048 + 5), std::size_t(4096 + 64), std::size_t(65536 + 3)})
+                        hympi::core::kShortCopy + 1, std::size_t(3 * 2048 + 5), std::size_t(4096 + 64),
+                        std::size_t(65536 + 3), hympi::core::kLongCopy, longest})
     for (std::size_t distance : {0, 1, 7, 8, 15, 16, 33, 63, 64, 65, 4095}) {
       std::vector<std::byte> to(n + 2 * page, std::byte{0xEE});
       // Source and destination `distance` apart modulo 4 KiB, whatever the vectors' addresses.
@@ -92,4 +106,17 @@ TEST(CopyBytes, EveryShortDistanceAndSize) {
       for (const std::byte* p = dst + n; p < to.data() + to.size(); ++p) ASSERT_EQ(*p, std::byte{0xEE});
       ASSERT_EQ((address(dst) - address(src)) % page, distance);
     }
+}
+
+// Overlapping buffers at a short distance (destination 8 bytes after the source modulo
+// 4 KiB, above or below it): as memmove (no caller should pass them; glibc's memcpy took
+// them so).
+TEST(CopyBytes, OverlapIsMemmove) {
+  for (std::ptrdiff_t shift : {8, -4088}) {
+    std::vector<std::byte> buffer = unrepeated(3 * 65536), expected = buffer;
+    std::byte* src = buffer.data() + 65536;
+    std::memmove(expected.data() + 65536 + shift, expected.data() + 65536, 65536);
+    hympi::core::copy_bytes(src + shift, src, 65536);
+    ASSERT_EQ(buffer, expected) << "shift " << shift;
+  }
 }
