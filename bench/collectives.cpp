@@ -151,16 +151,15 @@ nlohmann::json bench_collective(Context& ctx, const Method& method, Collective o
                             if (op == Collective::reduce) MPI_Reduce(in, out, int(count), MPI_DOUBLE, MPI_SUM, 0, comm);
                           }),
                           check});
-    const std::string where = data.page_offset >= 0 && !places
-                                  ? fmt::format("buffers {} B after a 4 KiB boundary", data.page_offset)
-                                  : off_cache.describe();
+    const std::string where =
+        placed ? fmt::format("buffers {} B after a 4 KiB boundary", data.page_offset) : off_cache.describe();
     // Large messages: fewer inner calls, same number of samples.
     Method m = method;
     if (bytes >= (64u << 10)) m.inner = std::max(1, method.inner / 10);
     const auto samples = measure(ctx, contenders, m);
     nlohmann::json record = report(names_of(op).name, count * sizeof(double), contenders, samples, m, where);
     record["data"] = name_of(mode);
-    if (data.page_offset >= 0 && !places) record["page_offset"] = data.page_offset;
+    if (placed) record["page_offset"] = data.page_offset;
     off_cache.annotate(record);
     MPI_Allreduce(MPI_IN_PLACE, &checksum, 1, MPI_DOUBLE, MPI_SUM, comm);  // what every rank read
     record["checksum"] = checksum;

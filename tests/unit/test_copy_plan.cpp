@@ -26,9 +26,11 @@ std::vector<std::byte> copy_by_hand(const std::vector<std::byte>& from, std::vec
   return to;
 }
 
-std::vector<std::byte> numbered(std::size_t bytes) {
+/// Bytes that do not repeat within these sizes: a copy shifted by any amount differs.
+std::vector<std::byte> unrepeated(std::size_t bytes) {
   std::vector<std::byte> v(bytes);
-  for (std::size_t i = 0; i < bytes; ++i) v[i] = std::byte(i * 7 + 3);
+  std::uint32_t x = 12345;
+  for (auto& b : v) b = std::byte((x = x * 1664525u + 1013904223u) >> 24);
   return v;
 }
 
@@ -37,7 +39,7 @@ std::size_t check(const std::vector<int>& src, const std::vector<int>& dst, std:
                   std::size_t point_bytes, std::size_t vector_points) {
   const CopyPlan plan(src, dst, points, point_bytes);
   EXPECT_EQ(plan.bytes(), points * point_bytes);
-  const std::vector<std::byte> from = numbered(vector_points * point_bytes);
+  const std::vector<std::byte> from = unrepeated(vector_points * point_bytes);
   std::vector<std::byte> to(vector_points * point_bytes, std::byte(0xee));
   const std::vector<std::byte> expected = copy_by_hand(from, to, src, dst, points, point_bytes);
   plan.run(from.data(), to.data());
@@ -75,18 +77,6 @@ TEST(CopyPlan, EmptyPlanCopiesNothing) {
 // core::copy_bytes, which a contiguous run goes through: the same bytes as memcpy at every
 // distance between destination and source modulo 4 KiB that it treats apart (1-63: backwards)
 // and around it, for sizes below, at and above 2 KiB and 1 MiB, and nothing written outside.
-namespace {
-
-/// Bytes that do not repeat within these sizes: a copy shifted by any amount differs.
-std::vector<std::byte> unrepeated(std::size_t bytes) {
-  std::vector<std::byte> v(bytes);
-  std::uint32_t x = 12345;
-  for (auto& b : v) b = std::byte((x = x * 1664525u + 1013904223u) >> 24);
-  return v;
-}
-
-}  // namespace
-
 TEST(CopyBytes, EveryShortDistanceAndSize) {
   const std::size_t page = 4096;
   const std::size_t longest = hympi::core::kLongCopy + 64;
