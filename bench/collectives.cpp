@@ -172,29 +172,36 @@ nlohmann::json bench_affinity(Context& ctx, const Method& method) {
   auto rank_order = variant(ctx, [](Options& o) { o.topology_aware = false; });
   MPI_Comm comm = ctx.topology().world();
   const double rank = ctx.topology().world_rank();
-  double in = 0, out = 0, call = 0, checksum = 0;
-  // Around every call of every contender alike: a new input, the result read.
-  auto fresh = [&](auto reduce) {
-    return [&, reduce] {
-      call += 1;
-      in = rank + call;
-      reduce();
-      checksum += out;
-    };
-  };
-  std::vector<Contender> contenders{
-      {"hympi(tree by socket/L3)", fresh([&] { ctx.allreduce(&in, &out, 1, Op::sum); })},
-      {"hympi(tree by rank)", fresh([&] { rank_order->allreduce(&in, &out, 1, Op::sum); })},
-      {"MPI_Allreduce", fresh([&] { MPI_Allreduce(&in, &out, 1, MPI_DOUBLE, MPI_SUM, comm); })},
-  };
-  nlohmann::json record =
-      report("affinity-allreduce", sizeof(double), contenders, measure(ctx, contenders, method), method);
-  record["data"] = name_of(DataMode::fresh);
-  record["checksum"] = checksum;
+  const nlohmann::json trees = affinity_trees(ctx);
   const char* emulated = std::getenv("HYMPI_EMULATE_SOCKETS");
-  record["sockets"] = emulated && *emulated ? std::string("emulated ") + emulated : std::string("hwloc");
-  record["trees"] = affinity_trees(ctx);
-  return record;
+  nlohmann::json records = nlohmann::json::array();
+  for (const std::size_t count : {std::size_t(1), std::size_t(128)}) {
+    std::vector<double> in(count), out(count);
+    double call = 0, checksum = 0;
+    // Around every call of every contender alike: a new input, the result read.
+    auto fresh = [&](auto reduce) {
+      return [&, reduce] {
+        call += 1;
+        for (std::size_t i = 0; i < count; ++i) in[i] = rank + call + double(i);
+        reduce();
+        for (const double v : out) checksum += v;
+      };
+    };
+    const int n = int(count);
+    std::vector<Contender> contenders{
+        {"hympi(tree by socket/L3)", fresh([&] { ctx.allreduce(in.data(), out.data(), count, Op::sum); })},
+        {"hympi(tree by rank)", fresh([&] { rank_order->allreduce(in.data(), out.data(), count, Op::sum); })},
+        {"MPI_Allreduce", fresh([&] { MPI_Allreduce(in.data(), out.data(), n, MPI_DOUBLE, MPI_SUM, comm); })},
+    };
+    nlohmann::json record = report("affinity-allreduce", count * sizeof(double), contenders,
+                                   measure(ctx, contenders, method), method);
+    record["data"] = name_of(DataMode::fresh);
+    record["checksum"] = checksum;
+    record["sockets"] = emulated && *emulated ? std::string("emulated ") + emulated : std::string("hwloc");
+    record["trees"] = trees;
+    records.push_back(std::move(record));
+  }
+  return records;
 }
 
 }  // namespace hympi::bench

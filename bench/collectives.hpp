@@ -35,10 +35,12 @@ inline const CollectiveNames& names_of(Collective op) { return kCollectiveNames[
 nlohmann::json bench_collective(Context& ctx, const Method& method, Collective op,
                                 const std::vector<std::size_t>& sizes, const DataOptions& data);
 
-/// Quaranta & Maddegedara (2021), Section 4.4 / Fig. 13: the 8-byte allreduce with the
-/// tree ordered by the hardware (sockets, L3; hwloc) and in rank order. Launch it once per
-/// placement (e.g. Open MPI --map-by core vs --map-by socket: compact vs scatter) to
-/// compare placements.
+/// Quaranta & Maddegedara (2021), Section 4.4 / Fig. 13: the allreduce with the tree
+/// ordered by the hardware (sockets, L3; hwloc) and in rank order, one record per size: 8 B
+/// (the paper's one double, which goes by the flat path on a node of up to 32 ranks, so
+/// both trees run the same code) and 1 KiB (one tree sweep). Launch it once per placement
+/// (e.g. Open MPI --map-by core vs --map-by socket: compact vs scatter) to compare
+/// placements.
 nlohmann::json bench_affinity(Context& ctx, const Method& method);
 
 }  // namespace hympi::bench

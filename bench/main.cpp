@@ -196,7 +196,8 @@ int main(int argc, char** argv) {
           out["benchmarks"].push_back(r);
     if (dot->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_dot(ctx, method));
     if (sync->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_sync(ctx, method.outer));
-    if (affinity->parsed() || all->parsed()) out["benchmarks"].push_back(hympi::bench::bench_affinity(ctx, method));
+    if (affinity->parsed() || all->parsed())
+      for (auto& r : hympi::bench::bench_affinity(ctx, method)) out["benchmarks"].push_back(r);
     if (halo->parsed() || all->parsed()) {
       std::vector<std::size_t> sizes{1024, 4096, 16384, 65536, 262144, 1048576};
       if (quick) sizes = {4096, 65536};
