@@ -37,8 +37,8 @@ nlohmann::json bench_collective(Context& ctx, const Method& method, Collective o
 
 /// Quaranta & Maddegedara (2021), Section 4.4 / Fig. 13: the allreduce with the tree
 /// ordered by the hardware (sockets, L3; hwloc) and in rank order, one record per size: 8 B
-/// (the paper's one double, which goes by the flat path on a node of up to 32 ranks, so
-/// both trees run the same code) and 1 KiB (one tree sweep). Launch it once per placement
+/// (the paper's one double, which goes by the flat path on a node of 2 to kMaxFlat = 8
+/// ranks, so there both trees run the same code) and 1 KiB (one tree sweep). Launch it once per placement
 /// (e.g. Open MPI --map-by core vs --map-by socket: compact vs scatter) to compare
 /// placements.
 nlohmann::json bench_affinity(Context& ctx, const Method& method);
