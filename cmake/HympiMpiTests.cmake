@@ -14,12 +14,13 @@
 #    core from the rank it waits for (collectives 10x slower): after 64 polls without
 #    progress it sleeps 1 us (CH4_PROGRESS_THROTTLE; MPICH 4.0 has no such setting).
 #  - HYMPI_TIMEOUT: a hang becomes a watchdog message within a minute.
-# HYMPI_MPI_FLAVOR (openmpi, mpich) chooses per-MPI tests; HYMPI_MPI_MAJOR its release;
+# HYMPI_MPI_FLAVOR (openmpi, mpich) chooses per-MPI tests; HYMPI_MPI_MAJOR and _MINOR its release;
 # HYMPI_MPI_NO_BINDING_ENV leaves the launcher's ranks unbound; HYMPI_MPI_SPINS: the MPI
 # polls without pause when oversubscribed and nothing here changes that (MPICH 4.0), so
 # its runs make fewer consecutive calls.
-string(REGEX MATCH "(Open MPI v|MPICH Version:[ \t]*)([0-9]+)" _hympi_version "${MPI_CXX_LIBRARY_VERSION_STRING}")
+string(REGEX MATCH "(Open MPI v|MPICH Version:[ \t]*)([0-9]+)\\.([0-9]+)" _hympi_version "${MPI_CXX_LIBRARY_VERSION_STRING}")
 set(HYMPI_MPI_MAJOR ${CMAKE_MATCH_2})
+set(HYMPI_MPI_MINOR ${CMAKE_MATCH_3})
 if(_hympi_version MATCHES "^Open MPI" AND HYMPI_MPI_MAJOR GREATER_EQUAL 5)
   set(HYMPI_MPI_FLAVOR openmpi)
   set(HYMPI_MPI_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

@@ -73,9 +73,21 @@ declare -A core_build=(
 # test does on its own; tests that only wait (the watchdog's) take one slot. MPICH 4.0 spins
 # when oversubscribed: one MPI test at a time (-j2).
 declare -A jobs=([mpich]=2)
-trees=${HYMPI_TREES:-openmpi mpich5 openmpi5 mpich openmpi-sanitize}
+# debian13 (scripts/debian13.sh, as root: a Debian 13 chroot): MPICH 4.2 and Open MPI 5.0
+# with their Fortran bindings, the libhympi_pmpi and Fortran tests; a developer who is not
+# root is told it was left out.
+trees=${HYMPI_TREES:-openmpi mpich5 openmpi5 mpich openmpi-sanitize debian13}
 
 for tree in $trees; do
+  if [ "$tree" = debian13 ]; then
+    echo "=== hympi tests: $tree ($(date -u +%H:%M:%S) UTC) ==="
+    if [ "$(id -u)" -eq 0 ]; then
+      bash scripts/debian13.sh ${CTEST_ARGS:-}
+    else
+      echo "test.sh: tree debian13 left out: it needs root (scripts/debian13.sh)" >&2
+    fi
+    continue
+  fi
   [ -v "selection[$tree]" ] || { echo "test.sh: unknown tree '$tree'" >&2; exit 2; }
   echo "=== hympi tests: $tree ($(date -u +%H:%M:%S) UTC) ==="
   # Line tables only (-g1): backtraces and sanitizer reports keep files and lines, the

@@ -5,20 +5,22 @@
 //    and calls C PMPI_* directly, so a C-level interposer sees none of it. Defined here:
 //    mpi_<op>_ (mpif.h and use mpi) and mpi_<op>_f08_ (use mpi_f08, the same arguments:
 //    TYPE(MPI_Comm) and the other handles are one INTEGER, an omitted ierror is NULL).
-//  - MPICH (4.0): mpif.h, use mpi and the f08 routines with a buffer call C MPI_*, which
-//    the C entry points already serve; mpi_barrier_f08_, mpi_finalize_f08_ and the f08
-//    request calls (MPI_Start, MPI_Wait*, MPI_Test*, ...) call PMPI_* directly: those are
-//    defined here (the request calls where the persistent requests are served).
+//  - MPICH (4.0 and 4.2): mpif.h, use mpi and the f08 routines with a buffer call C MPI_*,
+//    which the C entry points already serve; mpi_barrier_f08_, mpi_finalize_f08_,
+//    mpi_session_init_f08_ and the f08 request calls (MPI_Start, MPI_Wait*, MPI_Test*,
+//    MPI_Request_get_status*, ...) call PMPI_* directly: those are defined here (the request
+//    calls where the persistent requests are served).
 // MPI_INIT and MPI_INIT_THREAD call C PMPI_Init* directly in Open MPI's bindings and in
 // MPICH's mpi_f08 (its mpif.h and use mpi call C MPI_Init*): defined here alike (no
 // arguments, the ierror), they reach this library's MPI_Init*, where the ranks agree on the
-// settings.
+// settings. MPI_SESSION_INIT likewise (Open MPI 5: every binding; MPICH: mpi_f08), so that
+// the library sees a session's thread level.
 // Each entry converts handles (PMPI_*_f2c) and Open MPI's MPI_IN_PLACE / MPI_BOTTOM (the
 // addresses of its common blocks, defined by libmpi) and calls this library's C MPI_*,
 // never a Fortran PMPI entry: nothing is counted twice or re-entered.
 #include <mpi.h>
 
-#include "pmpi/mpi_features.hpp"  // HYMPI_PMPI_PERSISTENT
+#include "pmpi/mpi_features.hpp"  // HYMPI_PMPI_PERSISTENT, _SESSIONS, _STATUS_ARRAYS
 
 namespace {
 
@@ -37,6 +39,20 @@ int init_thread(MPI_Fint* required, MPI_Fint* provided) {
 }  // namespace
 
 extern "C" {
+
+#if HYMPI_PMPI_SESSIONS
+// MPI_SESSION_INIT(info, errhandler, session, ierror) from mpi_f08 (both MPIs) and, Open
+// MPI 5, from every binding: the handles are INTEGERs there and in both MPIs' f08 types.
+void mpi_session_init_f08_(MPI_Fint* info, MPI_Fint* errhandler, MPI_Fint* session, MPI_Fint* ierr) {
+  MPI_Session s = MPI_SESSION_NULL;
+  const int code = MPI_Session_init(PMPI_Info_f2c(*info), PMPI_Errhandler_f2c(*errhandler), &s);
+  if (code == MPI_SUCCESS) *session = PMPI_Session_c2f(s);
+  set(ierr, code);
+}
+#if defined(OPEN_MPI)
+void mpi_session_init_(MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*) __attribute__((alias("mpi_session_init_f08_")));
+#endif
+#endif
 
 #if defined(OPEN_MPI)
 extern char mpi_fortran_in_place_, mpi_fortran_bottom_;  // Open MPI's sentinels (libmpi)
@@ -117,6 +133,10 @@ void mpi_finalize_f08_(MPI_Fint* ierr) { set(ierr, MPI_Finalize()); }
 static_assert(sizeof(MPI_Request) == sizeof(MPI_Fint) && sizeof(MPI_F08_status) == sizeof(MPI_Status),
               "MPICH's mpi_f08 request and status are its C ones");
 static MPI_Request* requests(MPI_Fint* r) { return reinterpret_cast<MPI_Request*>(r); }
+// MPICH 4.0 defines these in libmpi, 4.1 on in its Fortran library, which this library does
+// not link: weak references, resolved by the mpi_f08 caller's own Fortran library.
+#pragma weak MPI_F08_STATUS_IGNORE
+#pragma weak MPI_F08_STATUSES_IGNORE
 #if MPICH_NUMVERSION >= 40100000
 constexpr int kIndexBase = 1;
 #else
@@ -168,6 +188,23 @@ void mpi_request_get_status_f08_(MPI_Fint* r, MPI_Fint* flag, MPI_F08_status* s,
   set(ierr, MPI_Request_get_status(*requests(r), flag, status(s)));
 }
 void mpi_request_free_f08_(MPI_Fint* r, MPI_Fint* ierr) { set(ierr, MPI_Request_free(requests(r))); }
+#if HYMPI_PMPI_STATUS_ARRAYS
+// MPI-4.1's status queries over arrays (MPICH 4.1 on: PMPI_* directly from mpi_f08, checked
+// on MPICH 4.2.1 with gfortran 14).
+void mpi_request_get_status_all_f08_(MPI_Fint* n, MPI_Fint* r, MPI_Fint* flag, MPI_F08_status* s, MPI_Fint* ierr) {
+  set(ierr, MPI_Request_get_status_all(*n, requests(r), flag, statuses(s)));
+}
+void mpi_request_get_status_any_f08_(MPI_Fint* n, MPI_Fint* r, MPI_Fint* index, MPI_Fint* flag, MPI_F08_status* s,
+                                     MPI_Fint* ierr) {
+  set(ierr, MPI_Request_get_status_any(*n, requests(r), index, flag, status(s)));
+  indices_out(index, 1);
+}
+void mpi_request_get_status_some_f08_(MPI_Fint* n, MPI_Fint* r, MPI_Fint* done, MPI_Fint* indices,
+                                      MPI_F08_status* s, MPI_Fint* ierr) {
+  set(ierr, MPI_Request_get_status_some(*n, requests(r), done, indices, statuses(s)));
+  indices_out(indices, *done);
+}
+#endif
 #endif
 #endif
 

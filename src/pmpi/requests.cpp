@@ -152,6 +152,18 @@ int test_some(int count, const MPI_Request* requests, int* outcount, int* indice
 using hympi::pmpi::find_request;
 using hympi::pmpi::PersistentNeighbor;
 
+#ifdef HYMPI_PMPI_STATUS_ARRAYS
+// The request array of MPI-4.1's status calls as this mpi.h declares it: const in MPICH 5,
+// not in MPICH 4.1-4.2 (an entry point must match its prototype).
+template <class F>
+struct RequestArrayOf;
+template <class Requests, class... Rest>
+struct RequestArrayOf<int (*)(int, Requests, Rest...)> {
+  using type = Requests;
+};
+using RequestArray = RequestArrayOf<decltype(&PMPI_Request_get_status_all)>::type;
+#endif
+
 extern "C" {
 
 int MPI_Start(MPI_Request* request) {
@@ -254,7 +266,7 @@ int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
 // MPI-4.1's status calls on arrays: as MPI_Testall / MPI_Testany / MPI_Testsome, but no
 // request is completed (a done hympi request stays done, MPI's stay active).
 
-int MPI_Request_get_status_all(int count, const MPI_Request requests[], int* flag, MPI_Status statuses[]) {
+int MPI_Request_get_status_all(int count, RequestArray requests, int* flag, MPI_Status statuses[]) {
   if (hympi::pmpi::straight()) return PMPI_Request_get_status_all(count, requests, flag, statuses);
   int code = MPI_SUCCESS;
   if (hympi::pmpi::finish_arrived(count, requests, &code) > 0)  // MPI would take them for inactive
@@ -262,7 +274,7 @@ int MPI_Request_get_status_all(int count, const MPI_Request requests[], int* fla
   return hympi::pmpi::first_error(code, PMPI_Request_get_status_all(count, requests, flag, statuses));
 }
 
-int MPI_Request_get_status_any(int count, const MPI_Request requests[], int* index, int* flag,
+int MPI_Request_get_status_any(int count, RequestArray requests, int* index, int* flag,
                                MPI_Status* status) {
   if (hympi::pmpi::straight()) return PMPI_Request_get_status_any(count, requests, index, flag, status);
   return hympi::pmpi::test_any(count, requests, index, flag, status, false, [&](int* i, int* f, MPI_Status* st) {
@@ -270,7 +282,7 @@ int MPI_Request_get_status_any(int count, const MPI_Request requests[], int* ind
   });
 }
 
-int MPI_Request_get_status_some(int count, const MPI_Request requests[], int* outcount, int indices[],
+int MPI_Request_get_status_some(int count, RequestArray requests, int* outcount, int indices[],
                                 MPI_Status statuses[]) {
   if (hympi::pmpi::straight()) return PMPI_Request_get_status_some(count, requests, outcount, indices, statuses);
   return hympi::pmpi::test_some(count, requests, outcount, indices, statuses, false, [&](int* n, int* at, MPI_Status* st) {

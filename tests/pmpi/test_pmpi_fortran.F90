@@ -4,18 +4,22 @@
 ! the root) and allreduce (also MPI_IN_PLACE) of DOUBLE PRECISION and INTEGER, with data
 ! that changes every call, against the values they must have (sums of small integers:
 ! exact in any order); MPI_Neighbor_alltoall and MPI_Neighbor_alltoallv on a periodic ring
-! (MPI_Cart_create). With PERSISTENT (an MPI-4 MPI): a persistent MPI_Neighbor_alltoallv_init
+! (MPI_Cart_create). With PERSISTENT (MPICH with MPI-4): a persistent MPI_Neighbor_alltoallv_init
 ! request beside a persistent send and receive, started and completed together six ways
 ! (Start/Wait, Startall/Waitall, Testall, Waitany, Waitsome, Test with Request_get_status)
-! and freed at the end; at np 3 and more the neighbourhood request is hympi's (MPICH 4.0
-! alone fails MPI_Testall on its own persistent collectives: docs/pmpi.md). With LARGE (use
+! and, with STATUS_ARRAYS (an MPI-4.1 MPI), three more (MPI_Request_get_status_all, _any,
+! _some until done, the data checked then, before MPI_Waitall), and freed at the end; at np 3
+! and more the neighbourhood request is hympi's (MPICH 4.0 alone fails MPI_Testall on its own
+! persistent collectives: docs/pmpi.md). Indices from MPI_Waitany, _Waitsome and the status
+! queries must be 1-3, except from MPICH 4.0's mpi_f08 (0-2, its fault, fixed in 4.1). With LARGE (use
 ! mpi_f08 on an MPI-4 MPI) every count of those calls is of MPI_COUNT_KIND and every
 ! displacement of MPI_ADDRESS_KIND: MPI-4's large-count forms (MPICH's Fortran layer calls C's
 ! MPI_Allreduce_c and the like). Argument "mismatch" (np 3 or more): a count that differs on
 ! rank 1 in MPI_Allreduce and in MPI_Neighbor_alltoallv, on communicators that return errors,
 ! must come back as hympi's error (which shows the library served the call): on every rank
-! for the allreduce, on rank 1 for the neighbourhood call. Every rank stops with 1 when any
-! rank found a difference.
+! for the allreduce, on rank 1 for the neighbourhood call. Argument "session" (SESSIONS: an
+! MPI with MPI-4 sessions): a session at MPI_THREAD_MULTIPLE after MPI_Init, then allreduces,
+! which the library must leave to MPI. Every rank stops with 1 when any rank found a difference.
 program test_pmpi_fortran
 #if BINDING == 3
   use mpi_f08
@@ -48,8 +52,13 @@ program test_pmpi_fortran
   integer, volatile :: psent(2), pgot(2), token_in(1), token_out(1)
   integer(ck) :: pcounts(2)
   integer(ak) :: psend_at(2), precv_at(2)
-  integer :: j, idx, done, indices(3)
+  integer :: j, idx, done, indices(3), cases
   logical :: flag, flags(3)
+#if BINDING == 3 && !STATUS_ARRAYS
+  integer, parameter :: base = 0  ! (an MPI-4.0 mpi_f08: MPICH 4.0's 0-based indices accepted)
+#else
+  integer, parameter :: base = 1
+#endif
 #if BINDING == 3
   type(MPI_Request) :: requests(3)
 #else
@@ -65,8 +74,12 @@ program test_pmpi_fortran
   call MPI_Cart_shift(ring, 0, 1, below, above, ierr)
   if (command_argument_count() > 0) then
     call get_command_argument(1, mode)
-    call expect(mode == 'mismatch', 'unknown mode '//trim(mode)//' (mismatch, or none)')
+    call expect(mode == 'mismatch' .or. (SESSIONS == 1 .and. mode == 'session'), &
+                'unknown mode '//trim(mode)//' (mismatch, session with an MPI-4 MPI, or none)')
     if (mode == 'mismatch') call mismatch_mode()
+#if SESSIONS
+    if (mode == 'session') call session_mode()
+#endif
     call finish(trim(mode))
   end if
 #if PERSISTENT
@@ -115,7 +128,11 @@ program test_pmpi_fortran
     pgot = -1
     token_out = rank * 100 + it
     token_in = -1
-    select case (mod(it, 6))
+    cases = 6
+#if STATUS_ARRAYS
+    cases = 9
+#endif
+    select case (mod(it, cases))
     case (0)
       do j = 1, 3
         call MPI_Start(requests(j), ierr)
@@ -134,16 +151,17 @@ program test_pmpi_fortran
       end do
     case (3)
       call MPI_Startall(3, requests, ierr)
-      do j = 1, 3  ! the index's base is the MPI's (MPICH 4.0's mpi_f08: 0): only counted here
+      do j = 1, 3
         call MPI_Waitany(3, requests, idx, MPI_STATUS_IGNORE, ierr)
-        call expect(idx /= MPI_UNDEFINED, 'waitany')
+        call expect(idx >= base .and. idx <= base + 2, 'waitany index')
       end do
     case (4)
       call MPI_Startall(3, requests, ierr)
       done = 0
       do while (done < 3)
         call MPI_Waitsome(3, requests, j, indices, MPI_STATUSES_IGNORE, ierr)
-        call expect(j /= MPI_UNDEFINED, 'waitsome')
+        call expect(j >= 1 .and. j <= 3, 'waitsome count')
+        if (j >= 1 .and. j <= 3) call expect(all(indices(:j) >= base .and. indices(:j) <= base + 2), 'waitsome indices')
         done = done + j
       end do
     case (5)
@@ -158,6 +176,38 @@ program test_pmpi_fortran
           if (.not. flags(j)) call MPI_Test(requests(j), flags(j), MPI_STATUS_IGNORE, ierr)
         end do
       end do
+#if STATUS_ARRAYS
+    case (6)  ! all done, as the status query says, before any completion call
+      call MPI_Startall(3, requests, ierr)
+      flag = .false.
+      do while (.not. flag)
+        call MPI_Request_get_status_all(3, requests, flag, MPI_STATUSES_IGNORE, ierr)
+      end do
+      call expect_received()
+      call MPI_Waitall(3, requests, MPI_STATUSES_IGNORE, ierr)
+    case (7)  ! the neighbourhood request alone, found done by _any
+      call MPI_Startall(3, requests, ierr)
+      flag = .false.
+      do while (.not. flag)
+        call MPI_Request_get_status_any(1, requests, idx, flag, MPI_STATUS_IGNORE, ierr)
+      end do
+      call expect(idx == base, 'request_get_status_any index')
+      call expect(all(pgot == [above * 1000 + it * 10 + 1, below * 1000 + it * 10 + 2]), 'status query: neighbor data')
+      call MPI_Waitall(3, requests, MPI_STATUSES_IGNORE, ierr)
+    case (8)  ! each request as _some finds it done
+      call MPI_Startall(3, requests, ierr)
+      flags = .false.
+      do while (.not. all(flags))
+        call MPI_Request_get_status_some(3, requests, j, indices, MPI_STATUSES_IGNORE, ierr)
+        call expect(j >= 0 .and. j <= 3, 'request_get_status_some count')
+        if (j >= 1 .and. j <= 3) then
+          call expect(all(indices(:j) >= base .and. indices(:j) <= base + 2), 'request_get_status_some indices')
+          flags(min(max(indices(:j) - base + 1, 1), 3)) = .true.
+        end if
+      end do
+      call expect_received()
+      call MPI_Waitall(3, requests, MPI_STATUSES_IGNORE, ierr)
+#endif
     end select
     call expect(all(pgot == [above * 1000 + it * 10 + 1, below * 1000 + it * 10 + 2]), 'persistent neighbor_alltoallv')
     call expect(token_in(1) == below * 100 + it, 'persistent receive')
@@ -185,6 +235,38 @@ contains
     stop
   end subroutine finish
 
+#if SESSIONS
+  ! After MPI_Init, a session at MPI_THREAD_MULTIPLE: from then on every call is MPI's (the
+  ! report says why), the answers still right.
+  subroutine session_mode()
+#if BINDING == 3
+    type(MPI_Info) :: info
+    type(MPI_Session) :: session
+#else
+    integer :: info, session
+#endif
+    call MPI_Info_create(info, ierr)
+    call MPI_Info_set(info, 'thread_level', 'MPI_THREAD_MULTIPLE', ierr)
+    call MPI_Session_init(info, MPI_ERRORS_RETURN, session, ierr)
+    call expect(ierr == MPI_SUCCESS, 'MPI_Session_init')
+    call MPI_Info_free(info, ierr)
+    do it = 1, 3
+      x = [(dble(rank + it + i), i = 1, n)]
+      call MPI_Allreduce(x, y, int(n, ck), MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, ierr)
+      call expect(all(y == [(dble(ranks * (it + i) + ranks * (ranks - 1) / 2), i = 1, n)]), 'allreduce after a session')
+    end do
+    call MPI_Session_finalize(session, ierr)
+  end subroutine session_mode
+
+#endif
+#if PERSISTENT && STATUS_ARRAYS
+  ! The data of both receiving requests, once a status query said they are done.
+  subroutine expect_received()
+    call expect(all(pgot == [above * 1000 + it * 10 + 1, below * 1000 + it * 10 + 2]), 'status query: neighbor data')
+    call expect(token_in(1) == below * 100 + it, 'status query: received token')
+  end subroutine expect_received
+
+#endif
   ! A count that differs on rank 1 (see the header); then the communicator still works.
   subroutine mismatch_mode()
 #if BINDING == 3

@@ -12,10 +12,10 @@
 //       like any other unless the session runs at MPI_THREAD_MULTIPLE, or does not say
 //       (Open MPI 5 without "thread_level"), which sends every later call to MPI
 //   LEVEL     the session's "thread_level" info (default MPI_THREAD_FUNNELED; none: MPI_INFO_NULL).
-//       What each MPI grants: Open MPI 5 what is asked; MPICH 5 what is asked, but no more
-//       than MPI_Init's level once that ran (so MPI_THREAD_SINGLE in mode mixed); MPICH 4.0
-//       MPI_THREAD_MULTIPLE always. Without the key MPICH 5 says MPI_THREAD_SINGLE and Open
-//       MPI 5 nothing
+//       What each MPI grants: Open MPI 5 and MPICH 4.2 what is asked; MPICH 5 what is
+//       asked, but no more than MPI_Init's level once that ran (so MPI_THREAD_SINGLE in mode
+//       mixed); MPICH 4.0 MPI_THREAD_MULTIPLE always. Without the key MPICH 4.2 and 5 say
+//       MPI_THREAD_SINGLE and Open MPI 5 nothing
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
