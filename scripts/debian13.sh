@@ -25,11 +25,24 @@ if [ ! -x "$root/usr/bin/apt-get" ]; then
   debootstrap --variant=minbase trixie "$root" http://deb.debian.org/debian >"$root.log" 2>&1 ||
     { tail -5 "$root.log" >&2; exit 1; }
 fi
-unmount() { for m in dev sys proc; do umount -R "$root/$m" 2>/dev/null || true; done; }
+# The chroot gets device nodes and a /dev/shm of its own, never a bind of the host's /dev
+# (through which an rm -rf of the chroot would delete the host's devices); /proc is its own
+# mount, /sys the host's (hwloc reads the topology there; sysfs refuses deletions).
+for node in "null 1 3" "zero 1 5" "full 1 7" "random 1 8" "urandom 1 9" "tty 5 0"; do
+  read -r name major minor <<<"$node"
+  [ -c "$root/dev/$name" ] || { rm -f "$root/dev/$name"; mknod -m 666 "$root/dev/$name" c "$major" "$minor"; }
+done
+mkdir -p "$root/dev/shm" && ln -sfn /proc/self/fd "$root/dev/fd"
+unmount() {
+  for m in dev/shm sys proc; do
+    while mountpoint -q "$root/$m"; do umount -R "$root/$m" 2>/dev/null || umount -R -l "$root/$m"; done
+  done
+}
 trap unmount EXIT
+unmount  # (what an interrupted run left mounted)
 mount -t proc proc "$root/proc"
 mount --rbind /sys "$root/sys"
-mount --rbind /dev "$root/dev"
+mount -t tmpfs -o mode=1777 tmpfs "$root/dev/shm"
 cp /etc/resolv.conf /etc/hosts "$root/etc/"
 in_root() { chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 bash -c "$1"; }
 in_root "dpkg -s ${packages[*]} >/dev/null 2>&1 ||

@@ -74,9 +74,9 @@ declare -A core_build=(
 # when oversubscribed: one MPI test at a time (-j2).
 declare -A jobs=([mpich]=2)
 # debian13 (scripts/debian13.sh, as root: a Debian 13 chroot): MPICH 4.2 and Open MPI 5.0
-# with their Fortran bindings, the libhympi_pmpi and Fortran tests, about 11 minutes from a
-# bare chroot (2 to make it, two builds, tests 3 + 1); a developer who is not root is told
-# it was left out.
+# with their Fortran bindings, the libhympi_pmpi and Fortran tests, about 8 minutes from a
+# bare chroot (making it and the two builds 4, tests 3 + 1); a developer who is not root is
+# told it was left out.
 trees=${HYMPI_TREES:-openmpi mpich5 openmpi5 mpich openmpi-sanitize debian13}
 
 for tree in $trees; do
