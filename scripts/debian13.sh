@@ -43,7 +43,10 @@ unmount  # (what an interrupted run left mounted)
 mount -t proc proc "$root/proc"
 mount --rbind /sys "$root/sys"
 mount -t tmpfs -o mode=1777 tmpfs "$root/dev/shm"
-cp /etc/resolv.conf /etc/hosts "$root/etc/"
+cp /etc/resolv.conf "$root/etc/" 2>/dev/null || true
+[ ! -f /etc/hosts ] || cp /etc/hosts "$root/etc/"
+# MPI's start-up waits for DNS where the hostname does not resolve (see .ci/run)
+grep -qw "$(hostname)" "$root/etc/hosts" 2>/dev/null || echo "127.0.1.1 $(hostname)" >>"$root/etc/hosts"
 in_root() { chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 bash -c "$1"; }
 in_root "dpkg -s ${packages[*]} >/dev/null 2>&1 ||
   { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${packages[*]} >/dev/null; }"
