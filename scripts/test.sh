@@ -80,8 +80,9 @@ declare -A jobs=([mpich]=2)
 trees=${HYMPI_TREES:-openmpi mpich5 openmpi5 mpich openmpi-sanitize debian13}
 
 for tree in $trees; do
+  [ "$tree" = debian13 ] || [ -v "selection[$tree]" ] || { echo "test.sh: unknown tree '$tree'" >&2; exit 2; }
+  echo "=== hympi tests: $tree ($(date -u +%H:%M:%S) UTC) ==="
   if [ "$tree" = debian13 ]; then
-    echo "=== hympi tests: $tree ($(date -u +%H:%M:%S) UTC) ==="
     if [ "$(id -u)" -eq 0 ]; then
       bash scripts/debian13.sh ${CTEST_ARGS:-}
     else
@@ -89,8 +90,6 @@ for tree in $trees; do
     fi
     continue
   fi
-  [ -v "selection[$tree]" ] || { echo "test.sh: unknown tree '$tree'" >&2; exit 2; }
-  echo "=== hympi tests: $tree ($(date -u +%H:%M:%S) UTC) ==="
   # Line tables only (-g1): backtraces and sanitizer reports keep files and lines, the
   # builds take a quarter less (-g: hympi-bench's main.cpp 30 s, with -g1 23 s).
   read -r -a own <<<"${tree_components[$tree]}"
