@@ -36,8 +36,9 @@ fi
 # of 2 and 3 run; Open MPI 4.1's multihost 4x1, where its 2x2 runs) and, of the ghost
 # update's six other 7-8 rank shapes (each 13-26 s, alone on the machine), half each: Open
 # MPI 4.1 runs np7.node2, np8 and np8.node3, MPICH 5 np7, np7.node3 and np8.node2 (each MPI at
-# 7 and 8 ranks, on real and emulated nodes; together every shape). Open MPI 5.0 (PyPI's wheel) runs "core": the MPI protocols and every
-# bad-input and lifetime path at 1-4 ranks, real and emulated nodes. Debian's MPICH 4.0,
+# 7 and 8 ranks, on real and emulated nodes; together every shape). Open MPI 5.0 (PyPI's
+# wheel) runs "core": the MPI protocols and every bad-input and lifetime path at 1-4 ranks,
+# real and emulated nodes, and MPICH's test suite's selection. Debian's MPICH 4.0,
 # the slowest here when oversubscribed (it spins), runs core with the ghost update at 1-2
 # ranks only, and the bindings the wheels cannot carry (Fortran: no wrappers in them;
 # Python: mpi4py). The sanitizer tree (Open MPI 4.1, ASan + UBSan) runs core, its long runs
@@ -53,7 +54,7 @@ minimal='^package\.minimal$'
 declare -A selection=(
   [openmpi]="-E $trimmed|^multihost\.4x1$|^halo\.np7(\.node3)?$|^halo\.np8\.node2$"
   [mpich5]="-E $trimmed|^halo\.np7\.node2$|^halo\.np8(\.node3)?$|$minimal"
-  [openmpi5]="-R $core"
+  [openmpi5]="-R $core|^mpich_suite\\."
   [mpich]="-R $core|$bindings -E ^halo\.np[34]|$minimal"
   [openmpi-sanitize]="-L sanitize -R $core")
 # Each tree names every optional component ON or OFF (here, in CMakePresets.json or below):

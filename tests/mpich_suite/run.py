@@ -106,6 +106,12 @@ def main():
     p.add_argument("--timeout", type=float, default=120)
     p.add_argument("--table", help="write the table here instead of stdout")
     o = p.parse_args()
+    # Each test runs in its own folder: a launcher or library named by a relative path is
+    # resolved here, where it was named.
+    launcher = shlex.split(o.launcher)
+    if os.sep in launcher[0]:
+        launcher[0] = os.path.abspath(launcher[0])
+    o.launcher, o.preload = shlex.join(launcher), os.path.abspath(o.preload)
     modes = o.modes.split(",")
     only = set(filter(None, o.only.split(",")))
     rows, broken = [], []

@@ -89,6 +89,27 @@ TEST(Wait, SleepingWaiterIsWokenByPublish) {
   EXPECT_TRUE(done.load());
 }
 
+// `adaptive` sleeps once it has waited sleep_after_s, but not in a wait that stands in for
+// an MPI call's (`mpi_call`): that one polls and yields until the publish, as MPI's own
+// blocking calls do, so no sleeper is ever counted on the channel.
+TEST(Wait, AdaptiveNeverSleepsInAnMpiCall) {
+  for (bool mpi_call : {false, true}) {
+    Channel channel;
+    WaitConfig config{WaitPolicy::adaptive, true, 30.0, 0.0};
+    config.mpi_call = mpi_call;
+    std::thread waiter([&] { wait_at_least<TunedOrders>(channel, 1, config, {"test", 1, 0}); });
+    bool slept = false;
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(mpi_call ? 50 : 10000);
+    while (!slept && std::chrono::steady_clock::now() < until) {
+      slept = channel.sleepers.load() > 0;
+      std::this_thread::yield();
+    }
+    publish<TunedOrders>(channel, 1);
+    waiter.join();
+    EXPECT_EQ(slept, !mpi_call) << (mpi_call ? "an MPI call's wait slept" : "the thread wait never slept");
+  }
+}
+
 TEST(WatchdogThreadDeathTest, FiresOnABlockingWaitThatNeverEnds) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_DEATH(

@@ -17,6 +17,7 @@ static_assert(int(core::TreeShape::kary) == int(TreeShape::kary) &&
 
 core::WaitConfig wait_config(const Options& options, const Topology& topology) {
   core::WaitConfig config{core::WaitPolicy(options.wait), topology.oversubscribed(), options.timeout_s};
+  config.mpi_call = true;
   // MPI_COMM_WORLD exists in the world model (MPI_Init) only; a program of sessions only
   // gets no progress from hympi's waits.
   int initialized = 0;

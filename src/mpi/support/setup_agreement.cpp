@@ -139,7 +139,9 @@ std::vector<int64_t> gather(MPI_Comm comm, const char* what, std::initializer_li
 }  // namespace
 
 core::WaitConfig setup_wait(const Options& options) {
-  return {core::WaitPolicy(options.wait), true, options.timeout_s};
+  core::WaitConfig config{core::WaitPolicy(options.wait), true, options.timeout_s};
+  config.mpi_call = true;  // its poll is MPI_Test: MPI's progress, which a nap would throttle
+  return config;
 }
 
 void refuse_setup(MPI_Comm comm, const char* what, const std::string& reason) {
