@@ -14,7 +14,8 @@
 //       passive-target epoch while every other rank waits in MPI_Barrier; MPICH moves each
 //       accumulate only when the target drives its progress (Open MPI 5 too), so the
 //       barrier's wait must keep doing so without pause (with naps between polls MPICH 5
-//       took 60 times as long, Open MPI 5 160 times). Two rounds with changing data; rank 0 checks its window after each.
+//       took 60 times as long, Open MPI 5 160 times). Two rounds with changing data; rank 0
+//       checks its window after each.
 // Each rank counts its failures; every rank exits 1 when any rank failed.
 #include <stdlib.h>
 #include <string.h>
