@@ -13,6 +13,8 @@
 // alike (unit, op, its broadcasts' order), so all ranks take the same path; the one
 // exception is the memory type, which a rank without roots and leaves reports as host:
 // with device arrays on the other ranks, use basic.
+// A copy of the SF with its graph (VecScatterCopy) is of type basic, which PETSc may
+// remap (duplicate, below).
 #include <petsc/private/sfimpl.h>
 
 #include <exception>
@@ -177,7 +179,16 @@ PetscErrorCode view(PetscSF sf, PetscViewer viewer) {
   PetscBool ascii;
 
   PetscFunctionBegin;
+  // What basic's view prints first (the multi-SF's order; its pattern for other viewers):
+  // a program's output reads the same on either type but for the type's name and the line
+  // below (PETSc's own SF tests compare it: tests/suites/petsc).
+  if (h.inner)
+    PetscCall(h.inner->ops->View(h.inner, viewer));
+  PetscViewerFormat format;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
+  PetscCall(PetscViewerGetFormat(viewer, &format));
+  if (ascii && !h.inner && format != PETSC_VIEWER_ASCII_MATLAB)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  MultiSF sort=%s\n", sf->rankorder ? "rank-order" : "unordered"));
   const char* where = !sf->setupcalled                                    ? "(not set up)"
                       : h.stage == SfHympi::Stage::hympi                  ? "through hympi"
                       : h.stage == SfHympi::Stage::basic_for_good         ? "through basic (a graph beyond hympi)"
@@ -190,8 +201,16 @@ PetscErrorCode view(PetscSF sf, PetscViewer viewer) {
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode duplicate(PetscSF sf, PetscSFDuplicateOption, PetscSF newsf) {
+/// A copy with the graph (VecScatterCopy: a DMDA's local-to-local scatter, a duplicated
+/// matrix's) is of type basic: PETSc may remap it in place (VecScatterRemap), which it
+/// allows on basic and neighbor only, and DMLocalToLocal does. Other copies (the multi-SF,
+/// the inverse and embedded SFs PETSc derives) stay hympi, with this SF's options.
+PetscErrorCode duplicate(PetscSF sf, PetscSFDuplicateOption option, PetscSF newsf) {
   PetscFunctionBegin;
+  if (option == PETSCSF_DUPLICATE_GRAPH) {
+    PetscCall(PetscSFSetType(newsf, PETSCSFBASIC));
+    PetscFunctionReturn(0);
+  }
   data(newsf).strategy = data(sf).strategy;
   data(newsf).after = data(sf).after;
   PetscFunctionReturn(0);

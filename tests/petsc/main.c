@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* petsc_sf_tests [scenario ...]: the PETSc programs of tests/petsc (sf, ghost, dmda,
- * scatter, ksp; all when none is named), each with PetscSF type basic and the type under
- * test (harness.h); "ltol" only when named (PETSc refuses it for the type). Prints
+ * scatter, ksp, ltol; all when none is named), each with PetscSF type basic and the type
+ * under test (harness.h). Prints
  * "petsc-sf: all passed" and returns 0 when every one matched.
  * Built twice: linked with libhympi_petsc, calling HympiPetscInitialize; and as
  * petsc_sf_plugin_tests (HYMPI_TEST_PLUGIN), linked with PETSc alone, the type coming from
@@ -16,20 +16,18 @@ typedef struct {
   Scenario         run;
   HympiPetscCounts expect;     /* the least hympi broadcasts, basic broadcasts, reductions, fetch-and-ops; the most Contexts */
   PetscMPIInt      hympi_from; /* ranks from which it broadcasts at all (a sequential matrix does not) */
-  PetscBool        named_only; /* not among "all": it shows where the type fails */
 } Entry;
 
 static const Entry entries[] = {
-  {"sf",      ScenarioSF,           {1, 1, 1, 1, 1}, 1, PETSC_FALSE},
-  {"ghost",   ScenarioGhost,        {1, 0, 1, 0, 1}, 1, PETSC_FALSE},
-  {"dmda",    ScenarioDMDA,         {1, 0, 1, 0, 1}, 1, PETSC_FALSE},
-  {"scatter", ScenarioScatter,      {1, 1, 1, 0, 3}, 1, PETSC_FALSE}, /* 2 on PETSC_COMM_SELF, see harness.h */
-  {"ksp",     ScenarioKSP,          {1, 0, 0, 0, 1}, 2, PETSC_FALSE},
-  {"ltol",    ScenarioLocalToLocal, {0, 0, 0, 0, 1}, 1, PETSC_TRUE},
+  {"sf",      ScenarioSF,           {1, 1, 1, 1, 1}, 1},
+  {"ghost",   ScenarioGhost,        {1, 0, 1, 0, 1}, 1},
+  {"dmda",    ScenarioDMDA,         {1, 0, 1, 0, 1}, 1},
+  {"scatter", ScenarioScatter,      {1, 1, 1, 0, 3}, 1}, /* 2 on PETSC_COMM_SELF, see harness.h */
+  {"ksp",     ScenarioKSP,          {1, 0, 0, 0, 1}, 2},
+  {"ltol",    ScenarioLocalToLocal, {1, 0, 0, 0, 1}, 1},
 };
 
-/* Named on the command line (the arguments before the first option), or none named and
- * not `named_only`. */
+/* Named on the command line (the arguments before the first option), or none named. */
 static PetscBool Chosen(int argc, char **argv, const Entry *entry)
 {
   PetscBool any = PETSC_FALSE;
@@ -39,7 +37,7 @@ static PetscBool Chosen(int argc, char **argv, const Entry *entry)
     if (!strcmp(argv[a], entry->name)) return PETSC_TRUE;
     any = PETSC_TRUE;
   }
-  return any || entry->named_only ? PETSC_FALSE : PETSC_TRUE;
+  return any ? PETSC_FALSE : PETSC_TRUE;
 }
 
 /* Registers the type where this program does it, and finds HympiPetscGetCounts. */

