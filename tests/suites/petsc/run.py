@@ -97,10 +97,11 @@ def expand(args):
 
 
 def tests_of(petsc, build, folder, only, max_ranks, macros):
-    """(label, example, ranks, arguments, environment) of each run of the folder's built
-    examples, in file order."""
-    sys.path.insert(0, os.path.join(petsc, "config"))
-    import testparse  # PETSc's own parser of the TEST blocks
+    """(label, example, ranks, arguments, environment, output filter) of each run of the
+    folder's built examples, in file order."""
+    if os.path.join(petsc, "config") not in sys.path:
+        sys.path.insert(0, os.path.join(petsc, "config"))
+    import testparse  # PETSc's own parser of the TEST blocks, from its source tree
     found = []
     source = os.path.join(petsc, "src", folder)
     for name in sorted(os.listdir(source), key=lambda n: [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", n)]):
