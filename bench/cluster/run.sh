@@ -66,7 +66,8 @@ read -r -a probe_args <<<"${PROBE_ARGS:-}"
 bind=core
 [ "${BIND:-}" = none ] && bind=none
 case ${LAUNCH:-srun} in
-  srun) launch=(srun --cpu-bind="${bind/core/cores}" --ntasks "$tasks") ;;
+  # A task that dies ends the step at once, as under mpirun (not its peers' watchdog).
+  srun) launch=(srun --kill-on-bad-exit=1 --cpu-bind="${bind/core/cores}" --ntasks "$tasks") ;;
   mpirun) launch=(mpirun -n "$tasks" --bind-to "$bind") ;;
   *) echo "run.sh: LAUNCH=${LAUNCH}: use srun or mpirun" >&2; exit 2 ;;
 esac
